@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_ANALYSIS_SNAPSHOT_H
+#define EBPFTOP_ANALYSIS_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/rates.h"
+#include "analysis/sample.h"
+
+/* One program in a refresh: its sample and what analysis made of it. */
+struct prog_row {
+	const struct prog_sample *s;
+	struct prog_rates r;
+};
+
+/* Whether run-time stats are on, and who turned them on. */
+enum stats_state {
+	STATS_OFF,
+	STATS_ON_FD,		/* ebpftop holds a BPF_ENABLE_STATS fd */
+	STATS_ON_SYSCTL,	/* ebpftop set kernel.bpf_stats_enabled */
+	STATS_ON_SYSTEM,	/* already on system-wide before ebpftop */
+};
+
+const char *stats_state_str(enum stats_state s);
+static inline bool stats_state_on(enum stats_state s)
+{
+	return s != STATS_OFF;
+}
+
+/* Everything a presenter needs for one refresh. */
+struct snapshot {
+	double time;			/* unix time of the sample, seconds */
+	double interval_s;		/* since the previous sample, NAN first */
+	enum stats_state stats;
+	const char *kernel;		/* uname release */
+	unsigned int ncpus;		/* online CPUs */
+	size_t nr_rows;
+	struct prog_row *rows;		/* every program, table order */
+	double total_cpu_pct;		/* all programs, percent of one CPU */
+	unsigned long seq;		/* refresh number, from 1 */
+};
+
+/* Share of all online CPUs taken by BPF programs, in percent (NAN if unknown). */
+double snapshot_total_share(const struct snapshot *snap);
+
+#endif

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "app.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "analysis/rates.h"
+#include "collect/prog_table.h"
+#include "collect/stats.h"
+
+volatile sig_atomic_t app_quit;
+
+static void (*fatal_restore_terminal)(void);
+
+static void on_quit(int sig)
+{
+	app_quit = 1;
+}
+
+static void on_fatal(int sig)
+{
+	stats_emergency_restore();
+	if (fatal_restore_terminal)
+		fatal_restore_terminal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void app_signals_init(void (*restore_terminal)(void))
+{
+	static const int quit_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+					  SIGABRT };
+	struct sigaction sa = {};
+
+	fatal_restore_terminal = restore_terminal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit;	/* no SA_RESTART: wake blocking calls */
+	for (size_t i = 0; i < sizeof(quit_sigs) / sizeof(quit_sigs[0]); i++)
+		sigaction(quit_sigs[i], &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaction(fatal_sigs[i], &sa, NULL);
+	/* A closed pipe shows up as EPIPE on write, handled as a clean exit. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+unsigned long long app_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
+}
+
+void app_sleep_until(unsigned long long deadline_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / 1000000000ull),
+		.tv_nsec = (long)(deadline_ns % 1000000000ull),
+	};
+
+	/* EINTR from a quit signal ends the sleep early, as it should. */
+	while (!app_quit &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* Hold one fd per program: ask for as many as the hard limit allows. */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
+	     size_t msglen)
+{
+	struct utsname u;
+	__u32 id;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	a->opts = o;
+	if (!uname(&u))
+		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
+	a->snap.kernel = a->kernel;
+	raise_nofile();
+
+	/* One cheap call tells whether we may enumerate programs at all. */
+	if (bpf_prog_get_next_id(0, &id) && errno != ENOENT) {
+		err = -errno;
+		if (err == -EPERM || err == -EACCES)
+			snprintf(msg, msglen,
+				 "not allowed to list BPF programs: run as root or grant CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN on kernels before 5.8)");
+		else
+			snprintf(msg, msglen, "cannot list BPF programs: %s",
+				 strerror(-err));
+		return err;
+	}
+	err = stats_ctl__new(&a->stats, !o->no_stats,
+			     getenv("EBPFTOP_STATS_SYSCTL") != NULL);
+	if (err) {
+		snprintf(msg, msglen, "cannot turn on BPF run-time stats: %s (use --no-stats to run without them)",
+			 strerror(-err));
+		return err;
+	}
+	a->table = prog_table__new();
+	if (!a->table) {
+		err = -errno ? -errno : -ENOMEM;
+		snprintf(msg, msglen, "cannot set up program collection: %s",
+			 strerror(-err));
+		stats_ctl__free(a->stats);
+		a->stats = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void app_fini(struct app *a)
+{
+	prog_table__free(a->table);
+	stats_ctl__free(a->stats);
+	free(a->snap.rows);
+	memset(a, 0, sizeof(*a));
+}
+
+int app_sample(struct app *a)
+{
+	struct snapshot *s = &a->snap;
+	struct timespec wall;
+	uint64_t t, pt;
+	size_t n;
+	long ncpu;
+	int err;
+
+	err = prog_table__refresh(a->table);
+	if (err)
+		return err;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	s->stats = stats_ctl__state(a->stats);
+	n = prog_table__count(a->table);
+	if (n > a->rows_cap) {
+		struct prog_row *r = realloc(s->rows, n * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		s->rows = r;
+		a->rows_cap = n;
+	}
+	t = prog_table__time_ns(a->table);
+	pt = prog_table__prev_time_ns(a->table);
+	s->time = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
+	s->interval_s = pt ? (double)(t - pt) / 1e9 : (double)NAN;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	s->ncpus = ncpu > 0 ? (unsigned int)ncpu : 0;
+	s->nr_rows = n;
+	s->total_cpu_pct = pt && stats_state_on(s->stats) ? 0.0 : (double)NAN;
+	s->seq++;
+	for (size_t i = 0; i < n; i++) {
+		struct prog_row *row = &s->rows[i];
+
+		row->s = prog_table__sample(a->table, i);
+		rates_compute(prog_table__prev(a->table, i), row->s,
+			      pt ? t - pt : 0, stats_state_on(s->stats),
+			      &row->r);
+		if (!isnan(row->r.cpu_pct))
+			s->total_cpu_pct += row->r.cpu_pct;
+	}
+	return 0;
+}
+
+int app_toggle_stats(struct app *a)
+{
+	return stats_ctl__toggle(a->stats);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_APP_H
+#define EBPFTOP_APP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/snapshot.h"
+#include "cli.h"
+
+struct prog_table;
+struct stats_ctl;
+
+/* What one run of ebpftop owns: collection state and the latest snapshot. */
+struct app {
+	const struct ebpftop_opts *opts;
+	struct prog_table *table;
+	struct stats_ctl *stats;
+	struct snapshot snap;
+	size_t rows_cap;
+	char kernel[65];
+};
+
+/* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */
+extern volatile sig_atomic_t app_quit;
+
+/*
+ * Set up collection and stats. Returns 0 or a negative errno; @msg gets a
+ * one-line explanation for the user.
+ */
+int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
+	     size_t msglen);
+void app_fini(struct app *a);
+
+/* Take a sample and rebuild a->snap (rows in id order). 0 or -errno. */
+int app_sample(struct app *a);
+
+/* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
+int app_toggle_stats(struct app *a);
+
+/* Install signal handlers; @restore_terminal runs on fatal signals. */
+void app_signals_init(void (*restore_terminal)(void));
+
+/* Sleep until @deadline_ns (CLOCK_MONOTONIC) or a quit signal. */
+void app_sleep_until(unsigned long long deadline_ns);
+unsigned long long app_now_ns(void);
+
+#endif

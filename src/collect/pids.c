@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "collect/pids.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/iters.h"
+#include "pid_iter.skel.h"
+
+struct pid_scan {
+	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
+	struct bpf_link *link;
+	uint32_t own_prog_id;
+	struct pid_ref *refs;
+	size_t n, cap;
+};
+
+static int refs_push(struct pid_scan *p, uint32_t prog_id, uint32_t pid,
+		     const char *comm)
+{
+	struct pid_ref *r;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+
+		r = realloc(p->refs, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		p->refs = r;
+		p->cap = cap;
+	}
+	r = &p->refs[p->n++];
+	r->prog_id = prog_id;
+	r->owner.pid = pid;
+	snprintf(r->owner.comm, sizeof(r->owner.comm), "%s", comm);
+	return 0;
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct pid_ref *x = a, *y = b;
+
+	if (x->prog_id != y->prog_id)
+		return x->prog_id < y->prog_id ? -1 : 1;
+	return (x->owner.pid > y->owner.pid) - (x->owner.pid < y->owner.pid);
+}
+
+static void refs_sort_unique(struct pid_scan *p)
+{
+	size_t kept = 0;
+
+	qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
+	for (size_t i = 0; i < p->n; i++) {
+		if (kept && !ref_cmp(&p->refs[kept - 1], &p->refs[i]))
+			continue;
+		p->refs[kept++] = p->refs[i];
+	}
+	p->n = kept;
+}
+
+static int iter_read(struct pid_scan *p)
+{
+	struct pid_iter_entry e[64];
+	int fd, err = 0;
+	ssize_t r;
+
+	fd = bpf_iter_create(bpf_link__fd(p->link));
+	if (fd < 0)
+		return -errno;
+	while ((r = read(fd, e, sizeof(e))) > 0) {
+		for (size_t i = 0; i < (size_t)r / sizeof(e[0]); i++) {
+			err = refs_push(p, e[i].prog_id, e[i].pid, e[i].comm);
+			if (err)
+				goto out;
+		}
+	}
+	if (r < 0)
+		err = -errno;
+out:
+	close(fd);
+	return err;
+}
+
+static int iter_open(struct pid_scan *p)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int err;
+
+	p->skel = pid_iter_bpf__open_and_load();
+	if (!p->skel)
+		return -errno;
+	p->link = bpf_program__attach_iter(p->skel->progs.ebpftop_pids, NULL);
+	if (!p->link) {
+		err = -errno;
+		goto fail;
+	}
+	p->skel->bss->self_pid = (__u32)getpid();
+	p->skel->bss->self_prog_fd = bpf_program__fd(p->skel->progs.ebpftop_pids);
+	p->skel->bss->self_link_fd = bpf_link__fd(p->link);
+	/* The first pass learns the file operations of programs and links. */
+	err = iter_read(p);
+	p->n = 0;
+	if (err)
+		goto fail;
+	if (!p->skel->bss->prog_fops || !p->skel->bss->link_fops) {
+		err = -ENOENT;
+		goto fail;
+	}
+	if (!bpf_obj_get_info_by_fd(p->skel->bss->self_prog_fd, &info, &len))
+		p->own_prog_id = info.id;
+	return 0;
+fail:
+	bpf_link__destroy(p->link);
+	p->link = NULL;
+	pid_iter_bpf__destroy(p->skel);
+	p->skel = NULL;
+	return err;
+}
+
+static int silent_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return 0;
+}
+
+struct pid_scan *pid_scan__new(bool try_iter)
+{
+	struct pid_scan *p = calloc(1, sizeof(*p));
+	libbpf_print_fn_t old;
+
+	if (!p)
+		return NULL;
+	/* A failed load is expected on some kernels: keep libbpf quiet. */
+	if (try_iter) {
+		old = libbpf_set_print(silent_print);
+		iter_open(p);
+		libbpf_set_print(old);
+	}
+	return p;
+}
+
+void pid_scan__free(struct pid_scan *p)
+{
+	if (!p)
+		return;
+	bpf_link__destroy(p->link);
+	pid_iter_bpf__destroy(p->skel);
+	free(p->refs);
+	free(p);
+}
+
+bool pid_scan__uses_iter(const struct pid_scan *p)
+{
+	return p->skel != NULL;
+}
+
+uint32_t pid_scan__own_prog_id(const struct pid_scan *p)
+{
+	return p->own_prog_id;
+}
+
+/* The prog_id of a BPF program or link fd, from its fdinfo; 0 if none. */
+static uint32_t fdinfo_prog_id(int dirfd, const char *fd)
+{
+	char buf[512], *line;
+	uint32_t id = 0;
+	ssize_t r;
+	int f;
+
+	f = openat(dirfd, fd, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	r = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	line = strstr(buf, "prog_id:");
+	if (line)
+		id = (uint32_t)strtoul(line + strlen("prog_id:"), NULL, 10);
+	return id;
+}
+
+static int proc_scan_pid(struct pid_scan *p, const char *pid_s, uint32_t pid)
+{
+	char path[320], target[64], comm[PROG_COMM_LEN] = "";
+	struct dirent *de;
+	int fdinfo, err = 0;
+	DIR *fds;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid_s);
+	fds = opendir(path);
+	if (!fds)
+		return 0;	/* gone, or not ours to read */
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid_s);
+	fdinfo = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (fdinfo >= 0 && (de = readdir(fds))) {
+		uint32_t id;
+		ssize_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid_s, de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, "anon_inode:bpf-prog") &&
+		    strcmp(target, "anon_inode:bpf_link"))
+			continue;
+		id = fdinfo_prog_id(fdinfo, de->d_name);
+		if (!id)
+			continue;
+		if (!comm[0]) {
+			FILE *f;
+
+			snprintf(path, sizeof(path), "/proc/%s/comm", pid_s);
+			f = fopen(path, "re");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+		}
+		err = refs_push(p, id, pid, comm);
+		if (err)
+			break;
+	}
+	if (fdinfo >= 0)
+		close(fdinfo);
+	closedir(fds);
+	return err;
+}
+
+static int proc_scan(struct pid_scan *p)
+{
+	uint32_t self = (uint32_t)getpid();
+	struct dirent *de;
+	int err = 0;
+	DIR *proc;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return -errno;
+	while ((de = readdir(proc))) {
+		uint32_t pid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = (uint32_t)strtoul(de->d_name, NULL, 10);
+		if (pid == self)
+			continue;
+		err = proc_scan_pid(p, de->d_name, pid);
+		if (err)
+			break;
+	}
+	closedir(proc);
+	return err;
+}
+
+int pid_scan__collect(struct pid_scan *p, const struct pid_ref **refs,
+		      size_t *n)
+{
+	int err;
+
+	p->n = 0;
+	err = p->skel ? iter_read(p) : proc_scan(p);
+	if (err)
+		return err;
+	refs_sort_unique(p);
+	*refs = p->refs;
+	*n = p->n;
+	return 0;
+}

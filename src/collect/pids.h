@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_COLLECT_PIDS_H
+#define EBPFTOP_COLLECT_PIDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/sample.h"
+
+/* One process holding a program, directly or through a link. */
+struct pid_ref {
+	uint32_t prog_id;
+	struct prog_owner owner;
+};
+
+struct pid_scan;
+
+/*
+ * With @try_iter, use the BPF iterator; fall back to /proc/<pid>/fdinfo
+ * when it cannot load (or without @try_iter).
+ */
+struct pid_scan *pid_scan__new(bool try_iter);
+void pid_scan__free(struct pid_scan *p);
+bool pid_scan__uses_iter(const struct pid_scan *p);
+/* The iterator's program id, to leave out of the table (0 if none). */
+uint32_t pid_scan__own_prog_id(const struct pid_scan *p);
+
+/*
+ * Every (program, process) pair, sorted by program id then pid, one entry
+ * per pair however many fds the process holds. The array is reused by the
+ * next call. Returns 0 or a negative errno.
+ */
+int pid_scan__collect(struct pid_scan *p, const struct pid_ref **refs,
+		      size_t *n);
+
+#endif

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "collect/prog_table.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/iters.h"
+#include "collect/pids.h"
+#include "prog_iter.skel.h"
+
+/*
+ * The table keeps an fd on every program between refreshes, so that a
+ * refresh costs one BPF_OBJ_GET_INFO_BY_FD per program. An fd is a
+ * reference, though: held blindly, it would keep a program alive after its
+ * owner let it go. The iter/bpf_prog iterator reports each program's
+ * reference count in one read; when only ebpftop's fd (and the iterator's
+ * own visit) hold a program, the table closes the fd and the program goes.
+ * Without the iterator the table cannot tell, so it holds no fds and opens
+ * each program again on every refresh.
+ */
+
+/* One program between refreshes. */
+struct slot {
+	struct prog_sample cur;
+	struct prog_sample prev;	/* counters only; prev.id 0 if none */
+	int fd;				/* -1 when not held */
+};
+
+struct prog_table {
+	enum prog_enum_mode mode;
+	struct prog_iter_bpf *skel;
+	struct bpf_link *iter_link;
+	struct pid_scan *pids;
+	uint32_t own_ids[2];		/* ebpftop's own iterator programs */
+
+	size_t n, cap;
+	struct slot *slots;		/* sorted by id */
+	struct slot *scratch;		/* the next refresh is built here */
+	struct prog_owner *owners;	/* slots[i].cur.owners point here */
+
+	struct prog_iter_entry *ids;	/* scratch for the id list */
+	size_t nids, ids_cap;
+
+	uint64_t time_ns, prev_time_ns;
+};
+
+static int silent_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t prog_fd_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+static int iter_open(struct prog_table *t)
+{
+	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+	int err = 0;
+
+	t->skel = prog_iter_bpf__open_and_load();
+	if (!t->skel) {
+		err = -errno;
+		goto out;
+	}
+	t->iter_link = bpf_program__attach_iter(t->skel->progs.ebpftop_progs,
+						NULL);
+	if (!t->iter_link) {
+		err = -errno;
+		prog_iter_bpf__destroy(t->skel);
+		t->skel = NULL;
+		goto out;
+	}
+	t->own_ids[0] = prog_fd_id(bpf_program__fd(t->skel->progs.ebpftop_progs));
+out:
+	libbpf_set_print(old);
+	return err;
+}
+
+struct prog_table *prog_table__new(void)
+{
+	struct prog_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->mode = iter_open(t) ? PROG_ENUM_IDS : PROG_ENUM_ITER;
+	if (getenv("EBPFTOP_NO_PROG_ITER") && t->skel) {
+		/* test hook: exercise the fallback on kernels that have both */
+		bpf_link__destroy(t->iter_link);
+		t->iter_link = NULL;
+		prog_iter_bpf__destroy(t->skel);
+		t->skel = NULL;
+		t->own_ids[0] = 0;
+		t->mode = PROG_ENUM_IDS;
+	}
+	t->pids = pid_scan__new(!getenv("EBPFTOP_NO_PID_ITER"));
+	if (!t->pids) {
+		prog_table__free(t);
+		return NULL;
+	}
+	t->own_ids[1] = pid_scan__own_prog_id(t->pids);
+	return t;
+}
+
+void prog_table__free(struct prog_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->slots[i].fd >= 0)
+			close(t->slots[i].fd);
+	}
+	bpf_link__destroy(t->iter_link);
+	prog_iter_bpf__destroy(t->skel);
+	pid_scan__free(t->pids);
+	free(t->slots);
+	free(t->scratch);
+	free(t->owners);
+	free(t->ids);
+	free(t);
+}
+
+static int ids_push(struct prog_table *t, uint32_t id, int64_t refcnt)
+{
+	if (t->nids == t->ids_cap) {
+		size_t cap = t->ids_cap ? t->ids_cap * 2 : 256;
+		struct prog_iter_entry *n = realloc(t->ids, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->ids = n;
+		t->ids_cap = cap;
+	}
+	t->ids[t->nids++] = (struct prog_iter_entry){ .id = id, .refcnt = refcnt };
+	return 0;
+}
+
+/* Every loaded program id, ascending, with its reference count if known. */
+static int list_ids(struct prog_table *t)
+{
+	__u32 id = 0;
+	int err = 0;
+
+	t->nids = 0;
+	if (t->mode == PROG_ENUM_ITER) {
+		struct prog_iter_entry e[128];
+		ssize_t r;
+		int fd;
+
+		fd = bpf_iter_create(bpf_link__fd(t->iter_link));
+		if (fd < 0)
+			return -errno;
+		while ((r = read(fd, e, sizeof(e))) > 0) {
+			for (size_t i = 0; !err && i < (size_t)r / sizeof(e[0]); i++)
+				err = ids_push(t, e[i].id, e[i].refcnt);
+		}
+		if (r < 0 && !err)
+			err = -errno;
+		close(fd);
+		return err;
+	}
+	for (;;) {
+		if (bpf_prog_get_next_id(id, &id)) {
+			if (errno == ENOENT)
+				return 0;
+			return -errno;
+		}
+		err = ids_push(t, id, -1);
+		if (err)
+			return err;
+	}
+}
+
+static int grow(struct prog_table *t, size_t need)
+{
+	struct slot *a, *b;
+
+	if (need <= t->cap)
+		return 0;
+	need = need < 64 ? 64 : need + need / 2;
+	a = realloc(t->slots, need * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	t->slots = a;
+	b = realloc(t->scratch, need * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	t->scratch = b;
+	t->cap = need;
+	return 0;
+}
+
+/* Full name from the BTF of the program's first function, like bpftool. */
+static void resolve_full_name(int fd, const struct bpf_prog_info *info,
+			      char *name, size_t len)
+{
+	struct bpf_func_info finfo = {};
+	struct bpf_prog_info fi = {};
+	__u32 fi_len = sizeof(fi);
+	const struct btf_type *type;
+	const char *s;
+	struct btf *btf;
+
+	if (!info->btf_id || !info->nr_func_info)
+		return;
+	fi.nr_func_info = 1;
+	fi.func_info_rec_size = sizeof(finfo);
+	fi.func_info = (__u64)(unsigned long)&finfo;
+	if (bpf_obj_get_info_by_fd(fd, &fi, &fi_len))
+		return;
+	btf = btf__load_from_kernel_by_id(info->btf_id);
+	if (!btf)
+		return;
+	type = btf__type_by_id(btf, finfo.type_id);
+	s = type ? btf__name_by_offset(btf, type->name_off) : NULL;
+	if (s && *s)
+		snprintf(name, len, "%s", s);
+	btf__free(btf);
+}
+
+static bool is_own(const struct prog_table *t, uint32_t id)
+{
+	return id && (id == t->own_ids[0] || id == t->own_ids[1]);
+}
+
+/*
+ * Fill @s from @fd. @old is the same program's previous sample (name and
+ * owners already known) or NULL for a program seen for the first time.
+ */
+static int sample_prog(int fd, const struct prog_sample *old,
+		       struct prog_sample *s)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	memset(s, 0, sizeof(*s));
+	s->id = info.id;
+	s->type = info.type;
+	s->type_name = libbpf_bpf_prog_type_str(info.type);
+	if (!s->type_name)
+		s->type_name = "unknown";
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		snprintf(s->tag + 2 * i, 3, "%02x", info.tag[i]);
+	s->run_cnt = info.run_cnt;
+	s->run_time_ns = info.run_time_ns;
+	s->recursion_misses = info.recursion_misses;
+	s->load_time_ns = info.load_time;
+	s->uid = info.created_by_uid;
+	s->btf_id = info.btf_id;
+	s->xlated_len = info.xlated_prog_len;
+	s->jited_len = info.jited_prog_len;
+	s->nr_map_ids = info.nr_map_ids;
+	if (old && !strcmp(old->tag, s->tag)) {
+		memcpy(s->name, old->name, sizeof(s->name));
+	} else {
+		snprintf(s->name, sizeof(s->name), "%s", info.name);
+		/* The kernel keeps 15 characters: BTF may know more. */
+		if (strlen(info.name) >= BPF_OBJ_NAME_LEN - 1 || !info.name[0])
+			resolve_full_name(fd, &info, s->name, sizeof(s->name));
+	}
+	return 0;
+}
+
+static int attach_owners(struct prog_table *t)
+{
+	const struct pid_ref *refs;
+	struct prog_owner *o;
+	size_t nrefs, j = 0;
+	int err;
+
+	err = pid_scan__collect(t->pids, &refs, &nrefs);
+	if (err)
+		return err;
+	o = realloc(t->owners, (nrefs ? nrefs : 1) * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	t->owners = o;
+	for (size_t i = 0; i < nrefs; i++)
+		o[i] = refs[i].owner;
+	/* Both lists are sorted by program id: one merge pass. */
+	for (size_t i = 0; i < t->n; i++) {
+		struct prog_sample *s = &t->slots[i].cur;
+
+		while (j < nrefs && refs[j].prog_id < s->id)
+			j++;
+		s->owners = &o[j];
+		s->nr_owners = 0;
+		while (j < nrefs && refs[j].prog_id == s->id) {
+			s->nr_owners++;
+			j++;
+		}
+	}
+	return 0;
+}
+
+int prog_table__refresh(struct prog_table *t)
+{
+	size_t k = 0, old = 0;
+	struct slot *tmp;
+	uint64_t start;
+	int err;
+
+	err = list_ids(t);
+	if (err)
+		return err;
+	err = grow(t, t->nids);
+	if (err)
+		return err;
+	start = now_ns();
+	for (size_t i = 0; i < t->nids; i++) {
+		uint32_t id = t->ids[i].id;
+		struct slot *prev = NULL, *ns = &t->scratch[k];
+		int fd = -1;
+
+		/* Programs that left since the last refresh: let them go. */
+		while (old < t->n && t->slots[old].cur.id < id) {
+			if (t->slots[old].fd >= 0)
+				close(t->slots[old].fd);
+			old++;
+		}
+		if (old < t->n && t->slots[old].cur.id == id) {
+			prev = &t->slots[old++];
+			fd = prev->fd;
+			prev->fd = -1;
+		}
+		if (is_own(t, id))
+			goto drop;
+		/* Only our fd and the iterator's visit hold it: let it go. */
+		if (fd >= 0 && t->ids[i].refcnt >= 0 && t->ids[i].refcnt <= 2)
+			goto drop;
+		if (fd < 0) {
+			fd = bpf_prog_get_fd_by_id(id);
+			if (fd < 0) {
+				if (errno == ENOENT)	/* gone meanwhile */
+					continue;
+				err = -errno;
+				break;
+			}
+		}
+		if (sample_prog(fd, prev ? &prev->cur : NULL, &ns->cur))
+			goto drop;
+		if (prev) {
+			ns->prev = prev->cur;
+			ns->prev.owners = NULL;
+			ns->prev.nr_owners = 0;
+		} else {
+			memset(&ns->prev, 0, sizeof(ns->prev));
+		}
+		if (t->mode == PROG_ENUM_ITER) {
+			ns->fd = fd;
+		} else {
+			close(fd);
+			ns->fd = -1;
+		}
+		k++;
+		continue;
+drop:
+		if (fd >= 0)
+			close(fd);
+	}
+	for (; old < t->n; old++) {
+		if (t->slots[old].fd >= 0)
+			close(t->slots[old].fd);
+	}
+	tmp = t->slots;
+	t->slots = t->scratch;
+	t->scratch = tmp;
+	t->n = k;
+	t->prev_time_ns = t->time_ns;
+	t->time_ns = start;
+	if (!err)
+		err = attach_owners(t);
+	return err;
+}
+
+size_t prog_table__count(const struct prog_table *t)
+{
+	return t->n;
+}
+
+const struct prog_sample *prog_table__sample(const struct prog_table *t,
+					     size_t i)
+{
+	return &t->slots[i].cur;
+}
+
+const struct prog_sample *prog_table__prev(const struct prog_table *t,
+					   size_t i)
+{
+	return t->slots[i].prev.id ? &t->slots[i].prev : NULL;
+}
+
+uint64_t prog_table__time_ns(const struct prog_table *t)
+{
+	return t->time_ns;
+}
+
+uint64_t prog_table__prev_time_ns(const struct prog_table *t)
+{
+	return t->prev_time_ns;
+}
+
+enum prog_enum_mode prog_table__mode(const struct prog_table *t)
+{
+	return t->mode;
+}
+
+bool prog_table__pids_from_iter(const struct prog_table *t)
+{
+	return pid_scan__uses_iter(t->pids);
+}

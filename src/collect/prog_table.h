@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_COLLECT_PROG_TABLE_H
+#define EBPFTOP_COLLECT_PROG_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "analysis/sample.h"
+
+struct prog_table;
+
+/* How the table learns which programs exist and which are orphans. */
+enum prog_enum_mode {
+	PROG_ENUM_ITER,		/* iter/bpf_prog: ids and reference counts in one read */
+	PROG_ENUM_IDS,		/* BPF_PROG_GET_NEXT_ID walk, fds reopened every refresh */
+};
+
+struct prog_table *prog_table__new(void);
+void prog_table__free(struct prog_table *t);
+
+/*
+ * Take a new sample of every loaded program. Returns 0 or a negative errno
+ * (-EPERM when the caller may not enumerate programs).
+ */
+int prog_table__refresh(struct prog_table *t);
+
+/* The current samples, in id order; valid until the next refresh. */
+size_t prog_table__count(const struct prog_table *t);
+const struct prog_sample *prog_table__sample(const struct prog_table *t,
+					     size_t i);
+/* The same program at the previous refresh, or NULL if it is new. */
+const struct prog_sample *prog_table__prev(const struct prog_table *t,
+					   size_t i);
+/* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
+uint64_t prog_table__time_ns(const struct prog_table *t);
+uint64_t prog_table__prev_time_ns(const struct prog_table *t);
+enum prog_enum_mode prog_table__mode(const struct prog_table *t);
+/* Whether owner pids came from the BPF iterator (true) or /proc (false). */
+bool prog_table__pids_from_iter(const struct prog_table *t);
+
+/* Detail of one program, fetched on demand for the details pane. */
+struct prog_map_ref {
+	uint32_t id;
+	uint32_t type;
+	char name[16];
+};
+
+struct prog_link_ref {
+	uint32_t id;
+	uint32_t type;
+	char target[96];	/* human-readable attach target */
+};
+
+struct prog_detail {
+	uint32_t nr_maps;
+	struct prog_map_ref *maps;
+	uint32_t nr_links;
+	struct prog_link_ref *links;
+	uint32_t verified_insns;
+	bool gpl;
+};
+
+/* Look up maps, links and verifier facts of program @id. 0 or -errno. */
+int prog_detail_fetch(uint32_t id, struct prog_detail *d);
+void prog_detail_free(struct prog_detail *d);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "output/json_writer.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+void json_init(struct json_writer *w, FILE *f)
+{
+	w->f = f;
+	w->depth = 0;
+	w->need_comma[0] = false;
+	w->after_key = false;
+}
+
+/* Separate this value from the previous one, unless it follows a key. */
+static void value_start(struct json_writer *w)
+{
+	if (w->after_key) {
+		w->after_key = false;
+		return;
+	}
+	if (w->need_comma[w->depth])
+		fputc(',', w->f);
+	w->need_comma[w->depth] = true;
+}
+
+static void open_level(struct json_writer *w, int c)
+{
+	value_start(w);
+	fputc(c, w->f);
+	if (w->depth + 1 < JSON_MAX_DEPTH)
+		w->depth++;
+	w->need_comma[w->depth] = false;
+}
+
+static void close_level(struct json_writer *w, int c)
+{
+	fputc(c, w->f);
+	if (w->depth > 0)
+		w->depth--;
+}
+
+void json_begin_object(struct json_writer *w)
+{
+	open_level(w, '{');
+}
+
+void json_end_object(struct json_writer *w)
+{
+	close_level(w, '}');
+}
+
+void json_begin_array(struct json_writer *w)
+{
+	open_level(w, '[');
+}
+
+void json_end_array(struct json_writer *w)
+{
+	close_level(w, ']');
+}
+
+/* Length of the valid UTF-8 sequence at @p, or 0 if it is not one. */
+static int utf8_len(const unsigned char *p)
+{
+	int n;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			int n = utf8_len(p);
+
+			/* Process names are bytes, JSON is UTF-8. */
+			if (!n) {
+				fputs("\\ufffd", f);
+				continue;
+			}
+			fwrite(p, 1, (size_t)n, f);
+			p += n - 1;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\r':
+			fputs("\\r", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		case '\b':
+			fputs("\\b", f);
+			break;
+		case '\f':
+			fputs("\\f", f);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void json_key(struct json_writer *w, const char *key)
+{
+	value_start(w);
+	put_quoted(w->f, key);
+	fputc(':', w->f);
+	w->after_key = true;
+}
+
+void json_string(struct json_writer *w, const char *s)
+{
+	if (!s) {
+		json_null(w);
+		return;
+	}
+	value_start(w);
+	put_quoted(w->f, s);
+}
+
+void json_uint(struct json_writer *w, uint64_t v)
+{
+	value_start(w);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+void json_double(struct json_writer *w, double v)
+{
+	if (!isfinite(v)) {
+		json_null(w);
+		return;
+	}
+	char buf[32];
+
+	value_start(w);
+	/* The shortest of 15 or 17 digits that reads back as the same double. */
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, w->f);
+}
+
+void json_bool(struct json_writer *w, bool v)
+{
+	value_start(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void json_null(struct json_writer *w)
+{
+	value_start(w);
+	fputs("null", w->f);
+}
