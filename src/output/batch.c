@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 #include "analysis/format.h"
@@ -15,22 +16,30 @@ void batch_print_text(FILE *f, const struct snapshot *snap,
 {
 	char when[32], share[16], a[32], b[32], c[32], owners[512];
 	time_t t = (time_t)snap->time;
+	int namew = 4;
 	struct tm tm;
 
+	/* Names are never cut: the column is as wide as the longest one. */
+	for (size_t i = 0; i < n; i++) {
+		int len = (int)strlen(display_name(rows[i].s));
+
+		if (len > namew)
+			namew = len;
+	}
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "ebpftop %s  kernel %s  stats %s  programs %zu  bpf cpu %s%% of %u cpus\n",
 		when, snap->kernel, stats_state_str(snap->stats), snap->nr_rows,
 		fmt_pct(share, sizeof(share), snapshot_total_share(snap), "-"),
 		snap->ncpus);
-	fprintf(f, "%7s %-16s %-32s %10s %10s %7s %12s %15s  %s\n", "ID",
-		"TYPE", "NAME", "NS/RUN", "RUNS/S", "CPU%", "RUN_CNT",
+	fprintf(f, "%7s %-16s %-*s %10s %10s %7s %12s %15s  %s\n", "ID",
+		"TYPE", namew, "NAME", "NS/RUN", "RUNS/S", "CPU%", "RUN_CNT",
 		"RUN_TIME_NS", "OWNERS");
 	for (size_t i = 0; i < n; i++) {
 		const struct prog_sample *s = rows[i].s;
 
-		fprintf(f, "%7u %-16s %-32s %10s %10s %7s %12" PRIu64 " %15" PRIu64 "  %s\n",
-			s->id, s->type_name, display_name(s),
+		fprintf(f, "%7u %-16s %-*s %10s %10s %7s %12" PRIu64 " %15" PRIu64 "  %s\n",
+			s->id, s->type_name, namew, display_name(s),
 			fmt_rate(a, sizeof(a), rows[i].r.ns_per_run, "-"),
 			fmt_rate(b, sizeof(b), rows[i].r.runs_per_s, "-"),
 			fmt_pct(c, sizeof(c), rows[i].r.cpu_pct, "-"),

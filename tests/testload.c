@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * testload: load the test programs, print their ids, then run them on
+ * request. The process holds every program, so it is their owner.
+ *
+ *   stdout, first line: {"pid":N,"xdp":ID,"socket":ID,"long":ID,"unnamed":ID}
+ *   stdin commands, one per line, each answered by one line:
+ *     run NAME COUNT   BPF_PROG_TEST_RUN with repeat COUNT
+ *                      -> "ok RUN_CNT RUN_TIME_NS" (kernel counters after)
+ *     info NAME        -> "ok RUN_CNT RUN_TIME_NS"
+ *     rate NAME PER_S  run NAME about PER_S times a second in the
+ *                      background (0 stops) -> "ok"
+ *   EOF on stdin (or "quit") unloads everything and exits.
+ *   NAME is xdp, socket, long or unnamed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "testprogs.skel.h"
+
+enum { P_XDP, P_SOCKET, P_LONG, P_UNNAMED, P__MAX };
+static const char *const names[P__MAX] = { "xdp", "socket", "long", "unnamed" };
+
+struct loader {
+	struct testprogs_bpf *skel;
+	int fds[P__MAX];
+	pthread_t thread;
+	bool thread_started;
+	atomic_int rate_prog;
+	atomic_uint rate_per_s;
+	atomic_bool stop;
+	pthread_mutex_t lock;	/* one test run at a time */
+};
+
+static int test_run(int fd, unsigned int repeat)
+{
+	/* 64 bytes of packet: enough for XDP and socket filters. */
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = repeat);
+
+	return bpf_prog_test_run_opts(fd, &opts) ? -errno : 0;
+}
+
+static int counters(int fd, unsigned long long *cnt, unsigned long long *ns)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*cnt = info.run_cnt;
+	*ns = info.run_time_ns;
+	return 0;
+}
+
+static void *rate_thread(void *arg)
+{
+	struct loader *l = arg;
+
+	while (!atomic_load(&l->stop)) {
+		unsigned int per_s = atomic_load(&l->rate_per_s);
+		/* Ten batches a second keep the rate steady at any size. */
+		unsigned int batch = per_s / 10;
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (batch) {
+			pthread_mutex_lock(&l->lock);
+			test_run(l->fds[atomic_load(&l->rate_prog)], batch);
+			pthread_mutex_unlock(&l->lock);
+		}
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static int load_unnamed(void)
+{
+	/* r0 = 0; exit: a socket filter loaded with no name and no BTF. */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+			     sizeof(insns) / sizeof(insns[0]), NULL);
+}
+
+static int lookup(const char *name)
+{
+	for (int i = 0; i < P__MAX; i++) {
+		if (!strcmp(name, names[i]))
+			return i;
+	}
+	return -1;
+}
+
+static unsigned int prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+int main(void)
+{
+	struct loader l = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	char line[256];
+	int ret = 1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	l.skel = testprogs_bpf__open_and_load();
+	if (!l.skel) {
+		fprintf(stderr, "testload: cannot load test programs: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	l.fds[P_XDP] = bpf_program__fd(l.skel->progs.xdp_test_pass);
+	l.fds[P_SOCKET] = bpf_program__fd(l.skel->progs.sock_test_filt);
+	l.fds[P_LONG] =
+		bpf_program__fd(l.skel->progs.ebpftop_test_program_with_a_long_name);
+	l.fds[P_UNNAMED] = load_unnamed();
+	if (l.fds[P_UNNAMED] < 0) {
+		fprintf(stderr, "testload: cannot load the unnamed program: %s\n",
+			strerror(errno));
+		goto out;
+	}
+	if (pthread_create(&l.thread, NULL, rate_thread, &l))
+		goto out;
+	l.thread_started = true;
+	printf("{\"pid\":%d", (int)getpid());
+	for (int i = 0; i < P__MAX; i++)
+		printf(",\"%s\":%u", names[i], prog_id(l.fds[i]));
+	printf("}\n");
+
+	while (fgets(line, sizeof(line), stdin)) {
+		char cmd[16], name[16];
+		unsigned long long cnt = 0, ns = 0, arg = 0;
+		int n = sscanf(line, "%15s %15s %llu", cmd, name, &arg);
+		int p = n >= 2 ? lookup(name) : -1, err;
+
+		if (n >= 1 && !strcmp(cmd, "quit"))
+			break;
+		if (p < 0) {
+			printf("error unknown command or program: %s", line);
+			continue;
+		}
+		if (!strcmp(cmd, "rate") && n == 3) {
+			atomic_store(&l.rate_prog, p);
+			atomic_store(&l.rate_per_s, (unsigned int)arg);
+			printf("ok\n");
+			continue;
+		}
+		err = 0;
+		if (!strcmp(cmd, "run") && n == 3) {
+			pthread_mutex_lock(&l.lock);
+			err = test_run(l.fds[p], (unsigned int)arg);
+			pthread_mutex_unlock(&l.lock);
+		} else if (strcmp(cmd, "info")) {
+			printf("error unknown command: %s", line);
+			continue;
+		}
+		if (!err)
+			err = counters(l.fds[p], &cnt, &ns);
+		if (err)
+			printf("error %s\n", strerror(-err));
+		else
+			printf("ok %llu %llu\n", cnt, ns);
+	}
+	ret = 0;
+out:
+	atomic_store(&l.stop, true);
+	if (l.thread_started)
+		pthread_join(l.thread, NULL);
+	if (l.fds[P_UNNAMED] >= 0)
+		close(l.fds[P_UNNAMED]);
+	testprogs_bpf__destroy(l.skel);
+	return ret;
+}
