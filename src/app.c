@@ -153,16 +153,21 @@ int app_sample(struct app *a)
 	int err;
 
 	err = prog_table__refresh(a->table);
-	if (err)
+	if (err) {
+		/* The rows may point into samples the failed refresh freed. */
+		s->nr_rows = 0;
 		return err;
+	}
 	clock_gettime(CLOCK_REALTIME, &wall);
 	s->stats = stats_ctl__state(a->stats);
 	n = prog_table__count(a->table);
 	if (n > a->rows_cap) {
 		struct prog_row *r = realloc(s->rows, n * sizeof(*r));
 
-		if (!r)
+		if (!r) {
+			s->nr_rows = 0;
 			return -ENOMEM;
+		}
 		s->rows = r;
 		a->rows_cap = n;
 	}
@@ -191,4 +196,55 @@ int app_sample(struct app *a)
 int app_toggle_stats(struct app *a)
 {
 	return stats_ctl__toggle(a->stats);
+}
+
+enum stats_state app_stats_state(struct app *a)
+{
+	return stats_ctl__state(a->stats);
+}
+
+int app_prog_detail(uint32_t id, struct app_prog_detail *d)
+{
+	struct prog_detail pd;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = prog_detail_fetch(id, &pd);
+	if (err)
+		return err;
+	d->verified_insns = pd.verified_insns;
+	d->gpl = pd.gpl;
+	if (pd.nr_maps)
+		d->maps = calloc(pd.nr_maps, sizeof(*d->maps));
+	if (pd.nr_links)
+		d->links = calloc(pd.nr_links, sizeof(*d->links));
+	if ((pd.nr_maps && !d->maps) || (pd.nr_links && !d->links)) {
+		prog_detail_free(&pd);
+		app_prog_detail_free(d);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < pd.nr_maps; i++) {
+		const char *type = libbpf_bpf_map_type_str(pd.maps[i].type);
+
+		d->maps[i].id = pd.maps[i].id;
+		snprintf(d->maps[i].name, sizeof(d->maps[i].name), "%s",
+			 pd.maps[i].name);
+		d->maps[i].type = type ? type : "?";
+	}
+	d->nr_maps = pd.nr_maps;
+	for (uint32_t i = 0; i < pd.nr_links; i++) {
+		d->links[i].id = pd.links[i].id;
+		snprintf(d->links[i].target, sizeof(d->links[i].target), "%s",
+			 pd.links[i].target);
+	}
+	d->nr_links = pd.nr_links;
+	prog_detail_free(&pd);
+	return 0;
+}
+
+void app_prog_detail_free(struct app_prog_detail *d)
+{
+	free(d->maps);
+	free(d->links);
+	memset(d, 0, sizeof(*d));
 }

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/snapshot.h"
 #include "cli.h"
@@ -38,6 +39,38 @@ int app_sample(struct app *a);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
 int app_toggle_stats(struct app *a);
+
+/* Current stats state, read now (the snapshot has it as of the sample). */
+enum stats_state app_stats_state(struct app *a);
+
+/* A map or a link of a program, ready to print in the details pane. */
+struct app_map_ref {
+	uint32_t id;
+	char name[16];
+	const char *type;	/* "hash", "array", ...; "?" if unknown */
+};
+
+struct app_link_ref {
+	uint32_t id;
+	char target[96];	/* "xdp on lo (ifindex 1)" */
+};
+
+struct app_prog_detail {
+	uint32_t verified_insns;
+	bool gpl;
+	uint32_t nr_maps;
+	struct app_map_ref *maps;
+	uint32_t nr_links;
+	struct app_link_ref *links;
+};
+
+/*
+ * Fetch the maps, links and verifier facts of program @id for the details
+ * pane (the UI does not talk to collect/ itself). 0 or -errno (-ENOENT:
+ * the program is gone). Free with app_prog_detail_free().
+ */
+int app_prog_detail(uint32_t id, struct app_prog_detail *d);
+void app_prog_detail_free(struct app_prog_detail *d);
 
 /* Install signal handlers; @restore_terminal runs on fatal signals. */
 void app_signals_init(void (*restore_terminal)(void));

@@ -60,6 +60,8 @@ static void refs_sort_unique(struct pid_scan *p)
 {
 	size_t kept = 0;
 
+	if (p->n < 2)
+		return;
 	qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
 	for (size_t i = 0; i < p->n; i++) {
 		if (kept && !ref_cmp(&p->refs[kept - 1], &p->refs[i]))

@@ -3,11 +3,434 @@
 
 #include "ui/tui.h"
 
-int tui_run(struct app *a)
-{
-	return -1;
-}
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "ui/colors.h"
+#include "ui/keymap.h"
+#include "ui/layout.h"
+#include "ui/screen.h"
+
+/* How long a message stays on the status line. */
+#define MSG_NS (3ull * 1000000000ull)
+#define KEY_ESC 27
+
+/* What a key asks the loop to do besides redrawing. */
+enum reaction {
+	REACT_NONE = 0,
+	REACT_QUIT = 1,
+	REACT_SAMPLE = 2,	/* sample now, not at the next deadline */
+};
+
+/* Set while curses owns the terminal, for the fatal-signal path. */
+static volatile sig_atomic_t curses_active;
 
 void tui_emergency_restore(void)
 {
+	/* Not async-signal-safe, but the process is dying anyway (as htop). */
+	if (curses_active) {
+		curses_active = 0;
+		endwin();
+	}
+}
+
+__attribute__((format(printf, 2, 3)))
+static void set_msg(struct tui_state *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+	t->msg_until = app_now_ns() + MSG_NS;
+}
+
+/* Filter and sort the snapshot's rows; the selection follows its program. */
+static void rebuild_view(struct tui_state *t)
+{
+	const struct snapshot *s = &t->app->snap;
+
+	if (s->nr_rows > t->view_cap) {
+		struct prog_row *v = realloc(t->view, s->nr_rows * sizeof(*v));
+
+		if (!v) {
+			t->nview = 0;
+			set_msg(t, "out of memory: showing nothing");
+			return;
+		}
+		t->view = v;
+		t->view_cap = s->nr_rows;
+	}
+	if (s->nr_rows)
+		memcpy(t->view, s->rows, s->nr_rows * sizeof(*t->view));
+	t->nview = rows_filter(t->view, s->nr_rows, t->filter);
+	rows_sort(t->view, t->nview, t->sort);
+	t->sel = layout_follow(t->view, t->nview, t->sel_id, t->sel);
+	/* With nothing shown, remember whom to select when rows return. */
+	if (t->nview)
+		t->sel_id = t->view[t->sel].s->id;
+}
+
+static void sample(struct tui_state *t)
+{
+	int err = app_sample(t->app);
+
+	if (err) {
+		set_msg(t, "cannot sample BPF programs: %s", strerror(-err));
+		t->stats = app_stats_state(t->app);
+	} else {
+		t->stats = t->app->snap.stats;
+	}
+	rebuild_view(t);
+}
+
+/* Refetch maps and links for another program, or after a refresh. */
+static void update_details(struct tui_state *t)
+{
+	if (!t->details || !t->nview)
+		return;
+	if (t->detail_id == t->sel_id && t->detail_seq == t->app->snap.seq)
+		return;
+	app_prog_detail_free(&t->detail);
+	t->detail_err = app_prog_detail(t->sel_id, &t->detail);
+	t->detail_id = t->sel_id;
+	t->detail_seq = t->app->snap.seq;
+}
+
+static void move_sel(struct tui_state *t, long delta)
+{
+	long sel = (long)t->sel + delta;
+
+	if (!t->nview)
+		return;
+	if (sel < 0)
+		sel = 0;
+	if (sel >= (long)t->nview)
+		sel = (long)t->nview - 1;
+	t->sel = (size_t)sel;
+	t->sel_id = t->view[t->sel].s->id;
+}
+
+static void toggle_stats(struct tui_state *t)
+{
+	bool was_on = stats_state_on(t->stats);
+	int err = app_toggle_stats(t->app);
+
+	t->stats = app_stats_state(t->app);
+	if (err == -EBUSY)
+		set_msg(t, "stats are on system-wide (kernel.bpf_stats_enabled=1): not turning them off");
+	else if (err)
+		set_msg(t, "cannot turn stats %s: %s", was_on ? "off" : "on",
+			strerror(-err));
+	else
+		set_msg(t, "run-time stats turned %s",
+			stats_state_on(t->stats) ? "on" : "off");
+}
+
+static long page_rows(const struct tui_state *t)
+{
+	return t->page ? (long)t->page : 1;
+}
+
+/*
+ * One function per action of the key table (ui/keymap.c binds the keys);
+ * each returns what the loop must do besides redrawing.
+ */
+static enum reaction act_up(struct tui_state *t)
+{
+	move_sel(t, -1);
+	return REACT_NONE;
+}
+
+static enum reaction act_down(struct tui_state *t)
+{
+	move_sel(t, 1);
+	return REACT_NONE;
+}
+
+static enum reaction act_pgup(struct tui_state *t)
+{
+	move_sel(t, -page_rows(t));
+	return REACT_NONE;
+}
+
+static enum reaction act_pgdn(struct tui_state *t)
+{
+	move_sel(t, page_rows(t));
+	return REACT_NONE;
+}
+
+static enum reaction act_home(struct tui_state *t)
+{
+	move_sel(t, -(long)t->sel);
+	return REACT_NONE;
+}
+
+static enum reaction act_end(struct tui_state *t)
+{
+	move_sel(t, (long)t->nview);
+	return REACT_NONE;
+}
+
+static enum reaction act_details(struct tui_state *t)
+{
+	t->details = !t->details;
+	t->detail_id = 0;	/* fetch afresh when it opens */
+	return REACT_NONE;
+}
+
+static enum reaction act_stats(struct tui_state *t)
+{
+	toggle_stats(t);
+	return REACT_NONE;
+}
+
+static enum reaction act_sort_prev(struct tui_state *t)
+{
+	t->sort = (enum sort_key)((t->sort + SORT__MAX - 1) % SORT__MAX);
+	rebuild_view(t);
+	return REACT_NONE;
+}
+
+static enum reaction act_sort_next(struct tui_state *t)
+{
+	t->sort = (enum sort_key)((t->sort + 1) % SORT__MAX);
+	rebuild_view(t);
+	return REACT_NONE;
+}
+
+static enum reaction act_filter(struct tui_state *t)
+{
+	t->editing = true;
+	return REACT_NONE;
+}
+
+static enum reaction act_pause(struct tui_state *t)
+{
+	t->paused = !t->paused;
+	/* Back from a pause, show fresh numbers at once. */
+	return t->paused ? REACT_NONE : REACT_SAMPLE;
+}
+
+static enum reaction act_help(struct tui_state *t)
+{
+	t->help = true;
+	return REACT_NONE;
+}
+
+static enum reaction act_quit(struct tui_state *t)
+{
+	return REACT_QUIT;
+}
+
+static enum reaction (*const actions[ACT__MAX])(struct tui_state *t) = {
+	[ACT_UP] = act_up,
+	[ACT_DOWN] = act_down,
+	[ACT_PGUP] = act_pgup,
+	[ACT_PGDN] = act_pgdn,
+	[ACT_HOME] = act_home,
+	[ACT_END] = act_end,
+	[ACT_DETAILS] = act_details,
+	[ACT_STATS] = act_stats,
+	[ACT_SORT_PREV] = act_sort_prev,
+	[ACT_SORT_NEXT] = act_sort_next,
+	[ACT_FILTER] = act_filter,
+	[ACT_PAUSE] = act_pause,
+	[ACT_HELP] = act_help,
+	[ACT_QUIT] = act_quit,
+};
+
+/* The filter prompt: every key edits the text, which filters as typed. */
+static void filter_key(struct tui_state *t, int ch)
+{
+	size_t n = strlen(t->filter);
+
+	switch (ch) {
+	case KEY_ESC:
+		t->filter[0] = '\0';
+		t->editing = false;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		t->editing = false;
+		return;
+	case KEY_BACKSPACE:
+	case 127:
+	case '\b':
+		if (!n)
+			return;
+		t->filter[n - 1] = '\0';
+		break;
+	default:
+		if (ch < 0x20 || ch >= 0x7f || n + 1 >= sizeof(t->filter))
+			return;
+		t->filter[n] = (char)ch;
+		t->filter[n + 1] = '\0';
+		break;
+	}
+	rebuild_view(t);
+}
+
+static enum reaction handle_key(struct tui_state *t, int ch)
+{
+	enum key_action act;
+
+	if (ch == KEY_RESIZE) {
+		/* ncurses resized stdscr already; repaint every cell. */
+		clearok(curscr, TRUE);
+		return REACT_NONE;
+	}
+	if (t->help) {
+		t->help = false;
+		return REACT_NONE;
+	}
+	if (t->editing) {
+		filter_key(t, ch);
+		return REACT_NONE;
+	}
+	act = keymap_lookup(ch);
+	if (act < 0 || act >= ACT__MAX || !actions[act])
+		return REACT_NONE;
+	return actions[act](t);
+}
+
+/* Milliseconds until the next refresh or message expiry; -1: none due. */
+static int wait_ms(const struct tui_state *t, unsigned long long next)
+{
+	unsigned long long now = app_now_ns(), until = ULLONG_MAX;
+
+	if (!t->paused)
+		until = next;
+	if (t->msg[0] && t->msg_until < until)
+		until = t->msg_until;
+	if (until == ULLONG_MAX)
+		return -1;
+	if (until <= now)
+		return 0;
+	until = (until - now + 999999) / 1000000;
+	return until > INT_MAX ? INT_MAX : (int)until;
+}
+
+static int term_start(SCREEN **scr)
+{
+	*scr = newterm(NULL, stdout, stdin);
+	if (!*scr)
+		return -ENOTTY;
+	curses_active = 1;
+	cbreak();
+	noecho();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	/* The loop waits in poll(); getch() only drains what arrived. */
+	nodelay(stdscr, TRUE);
+	/* Esc closes the filter prompt: do not wait long for a sequence. */
+	set_escdelay(25);
+	curs_set(0);
+	colors_init();
+	return 0;
+}
+
+static void term_stop(SCREEN *scr)
+{
+	curs_set(1);
+	endwin();
+	curses_active = 0;
+	delscreen(scr);
+}
+
+static int run_loop(struct tui_state *t)
+{
+	const struct ebpftop_opts *o = t->app->opts;
+	unsigned long long delay = (unsigned long long)(o->delay_s * 1e9);
+	unsigned long long next = app_now_ns();
+	unsigned long refreshes = 0;
+	bool dirty = true;
+
+	while (!app_quit) {
+		unsigned long long now = app_now_ns();
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		int ch, r;
+
+		if (!t->paused && now >= next) {
+			sample(t);
+			refreshes++;
+			dirty = true;
+			next += delay;
+			/* Fell behind (a slow sample, a stop): do not burst. */
+			if (next <= now)
+				next = now + delay;
+		}
+		if (t->msg[0] && now >= t->msg_until) {
+			t->msg[0] = '\0';
+			dirty = true;
+		}
+		if (dirty) {
+			update_details(t);
+			screen_draw(t);
+			dirty = false;
+		}
+		if (o->iterations && refreshes >= o->iterations)
+			return 0;
+		/* Quit signals and SIGWINCH interrupt poll (no SA_RESTART). */
+		r = poll(&pfd, 1, wait_ms(t, next));
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			return 0;	/* the terminal went away */
+		while (!app_quit && (ch = getch()) != ERR) {
+			enum reaction re = handle_key(t, ch);
+
+			dirty = true;
+			if (re & REACT_QUIT)
+				return 0;
+			if (re & REACT_SAMPLE)
+				next = app_now_ns();
+		}
+	}
+	return 0;
+}
+
+int tui_run(struct app *a)
+{
+	struct tui_state t = { .app = a, .sort = a->opts->sort };
+	SCREEN *scr;
+	int err;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "ebpftop: the full-screen view needs a terminal: use -b for text output\n");
+		return -ENOTTY;
+	}
+	if (a->opts->filter)
+		snprintf(t.filter, sizeof(t.filter), "%s", a->opts->filter);
+	setlocale(LC_ALL, "");
+	/* Numbers read the same as in batch output, whatever the locale. */
+	setlocale(LC_NUMERIC, "C");
+	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	t.stats = app_stats_state(a);
+	err = term_start(&scr);
+	if (err) {
+		fprintf(stderr, "ebpftop: cannot drive terminal type '%s': set TERM, or use -b for text output\n",
+			getenv("TERM") ? getenv("TERM") : "(unset)");
+		return err;
+	}
+	err = run_loop(&t);
+	term_stop(scr);
+	app_prog_detail_free(&t.detail);
+	free(t.view);
+	if (err)
+		fprintf(stderr, "ebpftop: terminal input failed: %s\n",
+			strerror(-err));
+	return err;
 }

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/format.h"
+#include "ui/colors.h"
+#include "ui/keymap.h"
+#include "ui/layout.h"
+
+/* Widest cell we build; wider terminals get blank space past it. */
+#define CELL_MAX 1024
+
+/* Short names for the key bar; actions without one stay off the bar. */
+static const char *const bar_labels[ACT__MAX] = {
+	[ACT_DETAILS] = "Details",
+	[ACT_STATS] = "Stats",
+	[ACT_SORT_PREV] = "Sort",
+	[ACT_SORT_NEXT] = "Sort",
+	[ACT_FILTER] = "Filter",
+	[ACT_PAUSE] = "Pause",
+	[ACT_HELP] = "Help",
+	[ACT_QUIT] = "Quit",
+};
+
+static const char *bar_label(enum key_action a)
+{
+	return a >= 0 && a < ACT__MAX ? bar_labels[a] : NULL;
+}
+
+static const char *ellipsis(const struct tui_state *t)
+{
+	return t->utf8 ? "\xe2\x80\xa6" : "~";	/* U+2026 … */
+}
+
+static const char *sort_marker(const struct tui_state *t, enum sort_key k)
+{
+	bool ascending = k == SORT_ID || k == SORT_TYPE || k == SORT_NAME;
+
+	/* U+25B2 ▲ and U+25BC ▼ */
+	if (t->utf8)
+		return ascending ? "\xe2\x96\xb2" : "\xe2\x96\xbc";
+	return ascending ? "^" : "v";
+}
+
+/* Write @text in @w columns at (@y, @x), never past the right edge. */
+static void put_text(int y, int x, int w, attr_t attr, const char *text,
+		     bool right, const char *ell)
+{
+	char buf[CELL_MAX + 8];
+
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return;
+	if (w > COLS - x)
+		w = COLS - x;
+	if (w <= 0)
+		return;
+	layout_fit(buf, sizeof(buf), text, w, right, ell);
+	attrset(attr);
+	mvaddstr(y, x, buf);
+}
+
+/* Paint @w columns of blank in @attr: the background of bars and rows. */
+static void fill(int y, int x, int w, attr_t attr)
+{
+	put_text(y, x, w, attr, "", false, "~");
+}
+
+/* Write @text from *@x on, advancing *@x; returns false when out of room. */
+static bool put_seg(int y, int *x, attr_t attr, const char *text,
+		    const char *ell)
+{
+	int len = (int)strlen(text);
+
+	if (*x >= COLS)
+		return false;
+	put_text(y, *x, len, attr, text, false, ell);
+	*x += len;
+	return *x < COLS;
+}
+
+static void draw_header(const struct tui_state *t, int y)
+{
+	const struct snapshot *s = &t->app->snap;
+	char line[CELL_MAX], pct[32], kernel[96] = "";
+
+	if (y < 0)
+		return;
+	if (isnan(snapshot_total_share(s)))
+		snprintf(pct, sizeof(pct), "-");
+	else
+		snprintf(pct, sizeof(pct), "%.2f%%",
+			 snapshot_total_share(s));
+	for (int pass = 0; pass < 2; pass++) {
+		/* On a narrow screen the kernel release goes first. */
+		if (!pass && s->kernel)
+			snprintf(kernel, sizeof(kernel), "  kernel %s",
+				 s->kernel);
+		else
+			kernel[0] = '\0';
+		snprintf(line, sizeof(line),
+			 "ebpftop %s%s  stats: %s  programs: %zu (%zu shown)  BPF CPU: %s of %u CPUs",
+			 PACKAGE_VERSION, kernel, stats_state_str(t->stats),
+			 s->nr_rows, t->nview, pct, s->ncpus);
+		if ((int)strlen(line) <= COLS)
+			break;
+	}
+	put_text(y, 0, COLS, color(ROLE_HEADER), line, false, ellipsis(t));
+}
+
+/* The status line; returns the cursor column when the prompt is open. */
+static int draw_status(const struct tui_state *t, int y,
+		       unsigned long long now)
+{
+	const char *ell = ellipsis(t);
+	char buf[TUI_FILTER_MAX + 64];
+	int x = 0;
+
+	if (y < 0)
+		return -1;
+	if (t->editing) {
+		put_seg(y, &x, color(ROLE_MESSAGE),
+			"filter (Enter keeps, Esc clears): ", ell);
+		put_seg(y, &x, color(ROLE_STATUS), t->filter, ell);
+		return x < COLS ? x : COLS - 1;
+	}
+	snprintf(buf, sizeof(buf), "sort: %s", sort_key_name(t->sort));
+	if (!put_seg(y, &x, color(ROLE_STATUS), buf, ell))
+		return -1;
+	if (t->filter[0]) {
+		snprintf(buf, sizeof(buf), "  filter: %s", t->filter);
+		if (!put_seg(y, &x, color(ROLE_STATUS), buf, ell))
+			return -1;
+	}
+	if (t->paused && !put_seg(y, &x, color(ROLE_MESSAGE), "  PAUSED", ell))
+		return -1;
+	if (t->msg[0] && now < t->msg_until) {
+		if (!put_seg(y, &x, color(ROLE_STATUS), "  ", ell))
+			return -1;
+		put_seg(y, &x, color(ROLE_MESSAGE), t->msg, ell);
+	}
+	return -1;
+}
+
+static void measure(const struct tui_state *t, struct col_wants *w)
+{
+	char buf[512];
+
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < t->nview; i++) {
+		const struct prog_sample *s = t->view[i].s;
+		int n;
+
+		n = snprintf(buf, sizeof(buf), "%" PRIu32, s->id);
+		if (n > w->id)
+			w->id = n;
+		n = s->type_name ? (int)strlen(s->type_name) : 0;
+		if (n > w->type)
+			w->type = n;
+		n = (int)strlen(display_name(s));
+		if (n > w->name)
+			w->name = n;
+		n = (int)strlen(fmt_owners(buf, sizeof(buf), s));
+		if (n > w->owners)
+			w->owners = n;
+	}
+}
+
+/* The sort column's label with its marker on the inner side: "  CPU%▼". */
+static void draw_sort_label(const struct tui_state *t, int y, int x, int w,
+			    enum col c)
+{
+	const char *label = col_label(c);
+	int len = (int)strlen(label);
+	char buf[64];
+
+	fill(y, x, w, color(ROLE_SORTCOL));
+	if (w < len + 1 || x + w > COLS || w >= (int)sizeof(buf) - 8) {
+		/* No room for the marker: the colour alone has to do. */
+		put_text(y, x, w, color(ROLE_SORTCOL), label, col_right(c),
+			 ellipsis(t));
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%*s%s%s", col_right(c) ? w - len - 1 : 0,
+		 "", label, sort_marker(t, t->sort));
+	attrset(color(ROLE_SORTCOL));
+	mvaddstr(y, x, buf);
+}
+
+static void draw_colhdr(const struct tui_state *t, int y,
+			const struct col_layout *cl)
+{
+	if (y < 0)
+		return;
+	fill(y, 0, COLS, color(ROLE_COLHDR));
+	for (int c = 0; c < COL__MAX; c++) {
+		if (!cl->shown[c])
+			continue;
+		if (c == (int)t->sort)
+			draw_sort_label(t, y, cl->x[c], cl->w[c], c);
+		else
+			put_text(y, cl->x[c], cl->w[c], color(ROLE_COLHDR),
+				 col_label(c), col_right(c), ellipsis(t));
+	}
+}
+
+static void draw_row(const struct tui_state *t, int y,
+		     const struct col_layout *cl, const struct prog_row *row,
+		     bool selected)
+{
+	const struct prog_sample *s = row->s;
+	attr_t attr = color(selected ? ROLE_SELECTED : ROLE_NORMAL);
+	char buf[512];
+
+	if (selected)
+		fill(y, 0, COLS, attr);
+	for (int c = 0; c < COL__MAX; c++) {
+		const char *text = buf;
+
+		if (!cl->shown[c])
+			continue;
+		switch (c) {
+		case COL_ID:
+			snprintf(buf, sizeof(buf), "%" PRIu32, s->id);
+			break;
+		case COL_TYPE:
+			text = s->type_name ? s->type_name : "?";
+			break;
+		case COL_NAME:
+			text = display_name(s);
+			break;
+		case COL_NSRUN:
+			fmt_rate(buf, sizeof(buf), row->r.ns_per_run, "");
+			break;
+		case COL_RUNS:
+			fmt_rate(buf, sizeof(buf), row->r.runs_per_s, "");
+			break;
+		case COL_CPU:
+			fmt_pct(buf, sizeof(buf), row->r.cpu_pct, "");
+			break;
+		case COL_RUNCNT:
+			fmt_count(buf, sizeof(buf), s->run_cnt, cl->w[c]);
+			break;
+		case COL_RUNTIME:
+			fmt_duration(buf, sizeof(buf), s->run_time_ns);
+			break;
+		case COL_OWNERS:
+		default:
+			fmt_owners(buf, sizeof(buf), s);
+			break;
+		}
+		put_text(y, cl->x[c], cl->w[c], attr, text, col_right(c),
+			 ellipsis(t));
+	}
+}
+
+static void draw_table(struct tui_state *t, const struct screen_layout *l)
+{
+	struct col_wants want;
+	struct col_layout cl;
+
+	measure(t, &want);
+	layout_columns(COLS, &want, t->sort, &cl);
+	draw_colhdr(t, l->colhdr_y, &cl);
+	t->page = l->rows_h > 0 ? (size_t)l->rows_h : 1;
+	t->top = layout_scroll(t->top, t->sel, t->nview, t->page);
+	if (l->rows_h <= 0)
+		return;
+	if (!t->nview) {
+		char msg[TUI_FILTER_MAX + 32];
+		int len, x;
+
+		if (t->filter[0])
+			snprintf(msg, sizeof(msg), "no program matches '%s'",
+				 t->filter);
+		else
+			snprintf(msg, sizeof(msg), "no BPF programs loaded");
+		len = (int)strlen(msg);
+		x = len < COLS ? (COLS - len) / 2 : 0;
+		put_text(l->rows_y + (l->rows_h - 1) / 2, x, len,
+			 color(ROLE_EMPTY), msg, false, ellipsis(t));
+		return;
+	}
+	for (int i = 0; i < l->rows_h && t->top + (size_t)i < t->nview; i++) {
+		size_t r = t->top + (size_t)i;
+
+		draw_row(t, l->rows_y + i, &cl, &t->view[r], r == t->sel);
+	}
+}
+
+/* Where the details pane writes: lines y..end-1, values from column vx. */
+struct pane {
+	int y;
+	int end;
+	int vx;
+	const char *ell;
+};
+
+/*
+ * One "label  value" entry; long values wrap at spaces onto the following
+ * lines, so the full name and every map stay readable.
+ */
+__attribute__((format(printf, 3, 4)))
+static void pane_line(struct pane *p, const char *label, const char *fmt, ...)
+{
+	char text[2048];
+	const char *s = text;
+	int w = COLS - p->vx;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (p->y >= p->end)
+		return;
+	put_text(p->y, 1, p->vx - 1, color(ROLE_DETAILS_LABEL), label, false,
+		 p->ell);
+	if (w <= 0) {
+		p->y++;
+		return;
+	}
+	do {
+		const char *start = s;
+		char chunk[CELL_MAX];
+		int n = (int)strlen(s);
+
+		if (n > w) {
+			/* Break after the last space that fits, if any. */
+			int cut = w;
+
+			while (cut > w / 2 && s[cut - 1] != ' ')
+				cut--;
+			n = s[cut - 1] == ' ' ? cut : w;
+		}
+		if (n >= (int)sizeof(chunk))
+			n = (int)sizeof(chunk) - 1;
+		memcpy(chunk, s, (size_t)n);
+		chunk[n] = '\0';
+		s += n;
+		/* The last line that fits shows there was more. */
+		if (*s && p->y + 1 == p->end)
+			put_text(p->y, p->vx, w, color(ROLE_NORMAL), start,
+				 false, p->ell);
+		else
+			put_text(p->y, p->vx, w, color(ROLE_NORMAL), chunk,
+				 false, p->ell);
+		p->y++;
+	} while (*s && p->y < p->end);
+}
+
+/* "a, b, c" of a list into @buf. */
+static void join_maps(char *buf, size_t len, const struct app_prog_detail *d)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < d->nr_maps && off < len; i++) {
+		const struct app_map_ref *m = &d->maps[i];
+		int n = snprintf(buf + off, len - off, "%s%" PRIu32 " %s (%s)",
+				 i ? ", " : "", m->id,
+				 m->name[0] ? m->name : "(unnamed)", m->type);
+
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static void join_links(char *buf, size_t len, const struct app_prog_detail *d)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < d->nr_links && off < len; i++) {
+		int n = snprintf(buf + off, len - off, "%s%" PRIu32 ": %s",
+				 i ? ", " : "", d->links[i].id,
+				 d->links[i].target);
+
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static const struct prog_row *selected_row(const struct tui_state *t)
+{
+	if (t->nview && t->sel < t->nview && t->view[t->sel].s->id == t->sel_id)
+		return &t->view[t->sel];
+	return NULL;
+}
+
+static void draw_details(const struct tui_state *t, int y, int h)
+{
+	const struct prog_row *row = selected_row(t);
+	struct pane p = { .y = y + 1, .end = y + h, .vx = 11,
+			  .ell = ellipsis(t) };
+	const struct app_prog_detail *d = &t->detail;
+	char title[128], when[64] = "?", buf[2048], rt[32];
+	const struct prog_sample *s;
+	struct timespec real, boot;
+
+	if (y < 0 || h <= 0)
+		return;
+	if (!row) {
+		fill(y, 0, COLS, color(ROLE_DETAILS_TITLE));
+		put_text(y, 1, COLS - 1, color(ROLE_DETAILS_TITLE),
+			 "no program selected (Enter closes)", false, p.ell);
+		return;
+	}
+	s = row->s;
+	snprintf(title, sizeof(title), "program %" PRIu32 " (Enter closes)",
+		 s->id);
+	fill(y, 0, COLS, color(ROLE_DETAILS_TITLE));
+	put_text(y, 1, COLS - 1, color(ROLE_DETAILS_TITLE), title, false,
+		 p.ell);
+	if (p.vx >= COLS)
+		p.vx = COLS / 2;
+
+	if (s->load_time_ns && !clock_gettime(CLOCK_REALTIME, &real) &&
+	    !clock_gettime(CLOCK_BOOTTIME, &boot)) {
+		uint64_t bt = (uint64_t)boot.tv_sec * 1000000000u +
+			      (uint64_t)boot.tv_nsec;
+		double wall = layout_boot_to_wall(
+			s->load_time_ns,
+			(double)real.tv_sec + (double)real.tv_nsec / 1e9, bt);
+		time_t tt = (time_t)wall;
+		struct tm tm;
+
+		if (localtime_r(&tt, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	pane_line(&p, "name", "%s", display_name(s));
+	if (s->btf_id)
+		pane_line(&p, "id",
+			  "%" PRIu32 "   type %s   tag %s   btf id %" PRIu32,
+			  s->id, s->type_name ? s->type_name : "?", s->tag,
+			  s->btf_id);
+	else
+		pane_line(&p, "id", "%" PRIu32 "   type %s   tag %s   no btf",
+			  s->id, s->type_name ? s->type_name : "?", s->tag);
+	pane_line(&p, "loaded", "%s by uid %" PRIu32, when, s->uid);
+	if (t->detail_err)
+		pane_line(&p, "size",
+			  "xlated %" PRIu32 " B, jited %" PRIu32 " B",
+			  s->xlated_len, s->jited_len);
+	else
+		pane_line(&p, "size",
+			  "xlated %" PRIu32 " B, jited %" PRIu32 " B, %" PRIu32
+			  " insns verified, gpl %s",
+			  s->xlated_len, s->jited_len, d->verified_insns,
+			  d->gpl ? "yes" : "no");
+	pane_line(&p, "counters",
+		  "run_cnt %" PRIu64 ", run_time %" PRIu64
+		  " ns (%s), recursion misses %" PRIu64,
+		  s->run_cnt, s->run_time_ns,
+		  fmt_duration(rt, sizeof(rt), s->run_time_ns),
+		  s->recursion_misses);
+	fmt_owners(buf, sizeof(buf), s);
+	pane_line(&p, "owners", "%s",
+		  buf[0] ? buf : "none (pinned or held by a link)");
+	if (t->detail_err) {
+		pane_line(&p, "maps", "cannot read maps and links: %s",
+			  strerror(-t->detail_err));
+		return;
+	}
+	join_maps(buf, sizeof(buf), d);
+	pane_line(&p, "maps", "%s", d->nr_maps ? buf : "none");
+	join_links(buf, sizeof(buf), d);
+	pane_line(&p, "links", "%s", d->nr_links ? buf : "none");
+}
+
+/* Names of a binding's keys: "h/?/F1". */
+static void key_names(char *buf, size_t len, const struct key_binding *b)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	/* Several codes can share one name (Enter is \n, \r and KEY_ENTER). */
+	for (int k = 0; k < KEYMAP_MAX_KEYS && b->names[k] && off < len; k++) {
+		int n = snprintf(buf + off, len - off, "%s%s", k ? "/" : "",
+				 b->names[k]);
+
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+}
+
+static void draw_help(const struct tui_state *t)
+{
+	static const char *const columns[] = {
+		"NS/RUN   average cost of one run over the last interval",
+		"RUNS/S   runs per second over the last interval",
+		"CPU%     share of one CPU (can pass 100 on several CPUs)",
+		"RUN_CNT  RUN_TIME  the kernel's totals since the program loaded",
+		"A blank rate has no value yet: first refresh, or stats off.",
+	};
+	const char *ell = ellipsis(t);
+	char buf[CELL_MAX];
+	int y = 0, kw = 0;
+
+	snprintf(buf, sizeof(buf), "ebpftop %s: top for BPF programs. Keys:",
+		 PACKAGE_VERSION);
+	fill(y, 0, COLS, color(ROLE_HEADER));
+	put_text(y++, 0, COLS, color(ROLE_HEADER), buf, false, ell);
+	for (size_t i = 0; i < keymap_len; i++) {
+		int n;
+
+		key_names(buf, sizeof(buf), &keymap[i]);
+		n = (int)strlen(buf);
+		if (n > kw)
+			kw = n;
+	}
+	y++;
+	for (size_t i = 0; i < keymap_len && y < LINES - 1; i++, y++) {
+		key_names(buf, sizeof(buf), &keymap[i]);
+		put_text(y, 2, kw, color(ROLE_KEYBAR_KEY), buf, false, ell);
+		put_text(y, 2 + kw + 2, COLS - kw - 4, color(ROLE_NORMAL),
+			 keymap[i].help, false, ell);
+	}
+	y++;
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]) &&
+			   y < LINES - 1; i++, y++)
+		put_text(y, 2, COLS - 2, color(ROLE_NORMAL), columns[i], false,
+			 ell);
+	if (LINES > 1)
+		put_text(LINES - 1, 0, COLS, color(ROLE_MESSAGE),
+			 "press any key to close this help", false, ell);
+}
+
+static void draw_keybar(const struct tui_state *t, int y)
+{
+	int x = 0;
+
+	if (y < 0)
+		return;
+	for (size_t i = 0; i < keymap_len; i++) {
+		const struct key_binding *b = &keymap[i];
+		const char *label = bar_label(b->action), *next;
+		char keys[32] = "", text[40];
+		int w;
+
+		if (!label)
+			continue;
+		/* Neighbours with one label share an entry: "<>Sort". */
+		while (i < keymap_len) {
+			size_t n = strlen(keys);
+
+			snprintf(keys + n, sizeof(keys) - n, "%s",
+				 keymap[i].names[0]);
+			next = i + 1 < keymap_len ?
+				       bar_label(keymap[i + 1].action) : NULL;
+			if (!next || strcmp(next, label))
+				break;
+			i++;
+		}
+		if (b->action == ACT_PAUSE && t->paused)
+			label = "Resume";
+		snprintf(text, sizeof(text), "%s ", label);
+		w = (int)strlen(keys) + (int)strlen(text);
+		if (x + w > COLS)
+			break;
+		put_text(y, x, (int)strlen(keys), color(ROLE_KEYBAR_KEY), keys,
+			 false, "~");
+		put_text(y, x + (int)strlen(keys), (int)strlen(text),
+			 color(ROLE_KEYBAR_LABEL), text, false, "~");
+		x += w;
+	}
+	if (x < COLS)
+		fill(y, x, COLS - x, color(ROLE_KEYBAR_LABEL));
+}
+
+void screen_draw(struct tui_state *t)
+{
+	unsigned long long now = app_now_ns();
+	struct screen_layout l;
+	int cursor_x;
+
+	erase();
+	if (t->help) {
+		draw_help(t);
+		curs_set(0);
+		attrset(A_NORMAL);
+		refresh();
+		return;
+	}
+	layout_screen(LINES, t->details, &l);
+	draw_header(t, l.header_y);
+	draw_table(t, &l);
+	if (t->details)
+		draw_details(t, l.details_y, l.details_h);
+	draw_keybar(t, l.keybar_y);
+	/* Last, so the cursor can stay at the end of the filter prompt. */
+	cursor_x = draw_status(t, l.status_y, now);
+	attrset(A_NORMAL);
+	if (cursor_x >= 0) {
+		move(l.status_y, cursor_x);
+		curs_set(1);
+	} else {
+		curs_set(0);
+	}
+	refresh();
+}

@@ -1,0 +1,404 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# TUI test: run ebpftop in a detached tmux session against the test programs
+# of our own tests/testload, send keys, and read the screen back with
+# capture-pane. Other ebpftop instances and test programs may run on the
+# machine at the same time: every assertion is about our testload's
+# programs, found by their ids. Waits are bounded polls, never long sleeps.
+#
+# Exit: 0 pass, 1 fail, 77 skip (99 instead of a skip when
+# EBPFTOP_TEST_STRICT=1). Run from the build directory.
+#
+# Helpers run through poll and traps, which shellcheck cannot follow.
+# shellcheck disable=SC2317
+set -u
+
+strict=${EBPFTOP_TEST_STRICT:-0}
+builddir=$(cd "${top_builddir:-.}" && pwd)
+srcroot=$(cd "$(dirname "$0")/.." && pwd)
+EBPFTOP=$builddir/ebpftop
+TESTLOAD=$builddir/tests/testload
+KEYMAP_C=$srcroot/src/ui/keymap.c
+
+last_screen=
+step=
+
+skip() {
+	if [ "$strict" = 1 ]; then
+		echo "FAIL: would skip ($*), and EBPFTOP_TEST_STRICT=1" >&2
+		exit 99
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+fail() {
+	echo "FAIL: ${step:+$step: }$*" >&2
+	if [ -n "$last_screen" ]; then
+		echo "--- last screen ---" >&2
+		printf '%s\n' "$last_screen" >&2
+		echo "-------------------" >&2
+	fi
+	exit 1
+}
+
+ok() {
+	echo "ok - $*"
+}
+
+[ "${EUID:-$(id -u)}" = 0 ] || skip "needs root (BPF programs, run-time stats)"
+command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
+[ -x "$EBPFTOP" ] || fail "$EBPFTOP not built (run make)"
+[ -x "$TESTLOAD" ] || fail "$TESTLOAD not built (run make check TESTS=)"
+[ -r "$KEYMAP_C" ] || fail "cannot read the key table $KEYMAP_C"
+
+# UTF-8 everywhere, so tmux keeps ▼ and … as they are; the checks accept
+# the ASCII fallbacks too.
+export LC_ALL=C.UTF-8
+unset TMUX
+
+tmp=$(mktemp -d /tmp/ebpftop-tui.XXXXXX) || fail "mktemp"
+sock=ebpftop-tui-$$
+tl_pid=
+
+# Our own tmux server; it must not inherit testload's stdin (fd 8), or
+# testload would never see EOF.
+tm() {
+	tmux -L "$sock" -f /dev/null "$@" 8>&-
+}
+
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	exec 8>&-
+	if [ -n "$tl_pid" ]; then
+		# EOF on its stdin unloads the programs; give it a moment.
+		for _ in $(seq 50); do
+			kill -0 "$tl_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$tl_pid" 2>/dev/null
+		wait "$tl_pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# ---- helpers ---------------------------------------------------------------
+
+# poll N CMD...: run CMD every 0.1 s until it succeeds, at most N times.
+poll() {
+	local n=$1
+	shift
+	for _ in $(seq "$n"); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+screen() {
+	last_screen=$(tm capture-pane -p -t "$1" 2>/dev/null)
+}
+
+# screen_has SESSION ERE: the screen has a line matching ERE.
+screen_has() {
+	screen "$1" && grep -Eq -- "$2" <<<"$last_screen"
+}
+
+screen_lacks() {
+	screen "$1" && ! grep -Eq -- "$2" <<<"$last_screen"
+}
+
+wait_has() {
+	poll "${3:-50}" screen_has "$1" "$2" || fail "screen never showed /$2/"
+}
+
+wait_lacks() {
+	poll "${3:-50}" screen_lacks "$1" "$2" ||
+		fail "screen kept showing /$2/"
+}
+
+keys() {
+	local s=$1
+	shift
+	tm send-keys -t "$s" "$@" || fail "send-keys $*"
+}
+
+# start SESSION COLS ROWS SHELL-COMMAND
+start() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" -c "$tmp" "$4" ||
+		fail "cannot start tmux session $1"
+}
+
+session_gone() {
+	! tm has-session -t "$1" 2>/dev/null
+}
+
+# ebpftop's pane command: ARGS run under TERM=screen (or $term), the exit
+# status lands in $tmp/exit.SESSION.
+tui_cmd() {
+	local s=$1 term=$2
+	shift 2
+	printf 'env TERM=%q %q %s; echo EXIT=$? > %q' "$term" "$EBPFTOP" \
+		"$*" "$tmp/exit.$s"
+}
+
+wait_exit() {
+	local f=$tmp/exit.$1
+	poll "${2:-50}" test -s "$f" ||
+		fail "ebpftop in session $1 did not exit"
+	grep -qx 'EXIT=0' "$f" || fail "ebpftop in session $1: $(cat "$f")"
+}
+
+# The sort marker's column: "CPU%" when the header reads "CPU%▼".
+sort_column() {
+	local cols='(ID|TYPE|NAME|NS/RUN|RUNS/S|CPU%|RUN_CNT|RUN_TIME)'
+
+	grep -oE "$cols(▼|▲|v|\\^)" <<<"$last_screen" | head -n1 |
+		sed -E 's/(▼|▲|v|\^)$//'
+}
+
+marker_on() {
+	screen "$1" && [ "$(sort_column)" = "$2" ]
+}
+
+# The text of a right-aligned column LABEL (WIDTH wide) in the row of ID.
+cell() {
+	local id=$1 label=$2 width=$3 hdr row prefix end
+	hdr=$(grep -m1 -E '^ *ID +TYPE +NAME' <<<"$last_screen") || return 1
+	row=$(grep -m1 -E "^ *$id " <<<"$last_screen") || return 1
+	prefix=${hdr%%"$label"*}
+	[ "$prefix" != "$hdr" ] || return 1
+	end=$((${#prefix} + ${#label}))
+	row=${row:end-width:width}
+	echo "${row// /}"
+}
+
+runs_nonblank() {
+	local v
+	screen "$1" || return 1
+	v=$(cell "$xdp" RUNS/S 9) || return 1
+	[[ $v =~ ^[0-9]+(\.[0-9]+)?$ ]] && [[ $v != 0 && $v != 0.0 ]]
+}
+
+header_stats() {
+	sed -n '1s/.*  stats: \(.*\)  programs: .*/\1/p' <<<"$last_screen"
+}
+
+stats_is() {
+	screen "$1" && [ "$(header_stats)" = "$2" ]
+}
+
+# ---- our test programs ------------------------------------------------------
+
+step="testload"
+mkfifo "$tmp/tl.in" || fail "mkfifo"
+"$TESTLOAD" <"$tmp/tl.in" >"$tmp/tl.out" 2>"$tmp/tl.err" &
+tl_pid=$!
+exec 8>"$tmp/tl.in"
+poll 100 grep -q '^{' "$tmp/tl.out" ||
+	fail "testload printed no ids: $(cat "$tmp/tl.err")"
+ids=$(head -n1 "$tmp/tl.out")
+jid() {
+	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<<"$ids"
+}
+pid=$(jid pid)
+xdp=$(jid xdp)
+sock_id=$(jid socket)
+long=$(jid long)
+unnamed=$(jid unnamed)
+for v in "$pid" "$xdp" "$sock_id" "$long" "$unnamed"; do
+	[[ $v =~ ^[0-9]+$ && $v != 0 ]] || fail "bad testload line: $ids"
+done
+echo "rate xdp 2000" >&8
+poll 50 grep -qx ok "$tmp/tl.out" || fail "testload did not take 'rate'"
+ok "testload $pid: xdp $xdp, socket $sock_id, long $long, unnamed $unnamed"
+
+# The tag to look for in the details pane, from batch output.
+tag=$("$EBPFTOP" -b -j -n 1 --no-stats -f "$pid" |
+	sed -n "s/.*{\"id\":$xdp,[^}]*\"tag\":\"\([0-9a-f]*\)\".*/\1/p")
+[[ $tag =~ ^[0-9a-f]{16}$ ]] || fail "no tag for program $xdp in batch output"
+
+# ---- the main session: 120x40, showing our programs (-f PID) ----------------
+
+m=main$$
+step="start"
+start "$m" 120 40 "$(tui_cmd "$m" screen -d 0.3 -f "$pid")"
+wait_has "$m" "^ *$long +xdp +ebpftop_test_program_with_a_long_name "
+wait_has "$m" "^ *$xdp +xdp +xdp_test_pass "
+wait_has "$m" "^ *$sock_id +socket_filter +sock_test_filt "
+wait_has "$m" "^ *$unnamed +socket_filter +\(unnamed\) "
+screen_has "$m" \
+	"^ebpftop .* stats: .* programs: [0-9]+ \([0-9]+ shown\)  BPF CPU: " ||
+	fail "header line"
+screen_has "$m" "^sort: cpu  filter: $pid" || fail "status line"
+screen_has "$m" \
+	"^ *ID +TYPE +NAME +NS/RUN +RUNS/S +CPU%(▼|v) +RUN_CNT +RUN_TIME +OWNERS" ||
+	fail "column header"
+screen_has "$m" "Enter ?Details" || fail "key bar"
+ok "long name in full, ids, (unnamed), header, status, key bar"
+
+step="rates"
+poll 50 runs_nonblank "$m" || fail "RUNS/S of program $xdp stays blank"
+ok "RUNS/S of the driven program: $(cell "$xdp" RUNS/S 9)"
+
+step="filter"
+keys "$m" /
+wait_has "$m" "^filter .*: $pid"
+# Backspace edits the -f text away, then "long" filters as it is typed.
+for _ in $(seq ${#pid}); do
+	keys "$m" BSpace
+done
+keys "$m" l o n g
+wait_has "$m" "^filter .*: long$"
+keys "$m" Enter
+wait_has "$m" "^sort: cpu  filter: long"
+wait_lacks "$m" "^ *$xdp "
+screen_has "$m" "^ *$long +xdp +ebpftop_test_program_with_a_long_name " ||
+	fail "the long-named program went away with its filter"
+screen_lacks "$m" "^ *($xdp|$sock_id|$unnamed) " ||
+	fail "filter 'long' kept other test programs"
+ok "filter 'long' leaves only the long-named program"
+
+keys "$m" / Escape
+wait_lacks "$m" "^(sort: .*)?filter"
+poll 50 screen_has "$m" "programs: ([0-9]+) \(\1 shown\)" ||
+	fail "Esc did not clear the filter"
+ok "Esc clears the filter"
+
+keys "$m" / "$pid" Enter
+wait_has "$m" "^sort: cpu  filter: $pid"
+wait_has "$m" "^ *$xdp "
+
+step="sort"
+poll 30 marker_on "$m" "CPU%" || fail "sort marker not on CPU% (-s default)"
+keys "$m" '>'
+poll 30 marker_on "$m" "RUN_CNT" || fail "> did not move the marker to RUN_CNT"
+screen_has "$m" "^sort: runcnt" || fail "status does not say runcnt"
+keys "$m" '<' '<'
+poll 30 marker_on "$m" "RUNS/S" || fail "< < did not move the marker to RUNS/S"
+keys "$m" '>'
+poll 30 marker_on "$m" "CPU%" || fail "> did not bring the marker back"
+ok "< and > move the sort marker"
+
+step="help"
+keys "$m" h
+wait_has "$m" "press any key to close"
+n=0
+while IFS= read -r help; do
+	grep -qF -- "$help" <<<"$last_screen" || fail "help lacks '$help'"
+	n=$((n + 1))
+done < <(tr -s '\n\t' '  ' <"$KEYMAP_C" | grep -oE 'ACT_[A-Z_]+, *"[^"]*"' |
+	sed 's/^[^"]*"\(.*\)"$/\1/')
+[ "$n" -ge 10 ] || fail "found only $n help strings in $KEYMAP_C"
+keys "$m" x
+wait_lacks "$m" "press any key to close"
+wait_has "$m" "^ *ID +TYPE +NAME"
+ok "help shows all $n key help strings, any key closes it"
+
+step="details"
+keys "$m" Home Enter
+wait_has "$m" "^ program [0-9]+ "
+for _ in $(seq 10); do
+	screen_has "$m" "^ program $xdp " && break
+	keys "$m" j
+	sleep 0.2
+done
+wait_has "$m" "^ program $xdp "
+wait_has "$m" "tag $tag"
+screen_has "$m" "^ name +xdp_test_pass" || fail "details: name"
+# Other ebpftop instances hold every program too and may be listed first.
+awk -v t="^ program $xdp " '$0 ~ t { on = 1 } on' <<<"$last_screen" |
+	grep -qF "testload($pid)" || fail "details: owners lack testload($pid)"
+screen_has "$m" "^ maps " || fail "details: maps"
+screen_has "$m" "^ loaded +[0-9]{4}-[0-9]{2}-[0-9]{2} " ||
+	fail "details: load time"
+keys "$m" Enter
+wait_lacks "$m" "^ program [0-9]+ "
+ok "Enter shows the details of program $xdp (tag $tag), Enter closes"
+
+step="stats"
+screen "$m"
+s0=$(header_stats)
+case "$s0" in
+"on (system-wide)")
+	keys "$m" s
+	wait_has "$m" "stats are on system-wide"
+	ok "s refuses to turn off system-wide stats"
+	;;
+on | "on (sysctl)" | off)
+	[ "$s0" = off ] && s1=on || s1=off
+	keys "$m" s
+	poll 30 stats_is "$m" "$s1" || fail "s did not turn stats $s1"
+	keys "$m" s
+	poll 30 stats_is "$m" "$s0" || fail "s did not turn stats back $s0"
+	ok "s turns stats $s1 and back $s0"
+	;;
+*)
+	fail "header stats state '$s0'"
+	;;
+esac
+
+step="pause"
+keys "$m" Space
+wait_has "$m" "PAUSED"
+grep -m1 -E "^ *$xdp " <<<"$last_screen" >"$tmp/row1"
+sleep 0.8
+screen "$m"
+grep -m1 -E "^ *$xdp " <<<"$last_screen" >"$tmp/row2"
+cmp -s "$tmp/row1" "$tmp/row2" || fail "the table changed while paused"
+keys "$m" Space
+wait_lacks "$m" "PAUSED"
+ok "Space pauses and resumes"
+
+step="quit"
+keys "$m" q
+poll 50 session_gone "$m" || fail "q did not end the session"
+wait_exit "$m"
+ok "q exits with 0"
+
+# ---- small terminals, vt100 -------------------------------------------------
+
+step="small"
+for size in 40x10 20x5; do
+	s=small${size}_$$
+	start "$s" "${size%x*}" "${size#*x}" \
+		"$(tui_cmd "$s" screen -d 0.3 -n 3)"
+done
+s=vt100_$$
+start "$s" 80 24 "$(tui_cmd "$s" vt100 -d 0.3 -n 3 -f "$pid")"
+for s in small40x10_$$ small20x5_$$ vt100_$$; do
+	wait_exit "$s"
+done
+ok "-n 3 at 40x10, at 20x5 and with TERM=vt100 exits 0"
+
+# ---- SIGTERM gives the terminal back ----------------------------------------
+
+step="sigterm"
+s=term$$
+# The pane saves the terminal modes, runs ebpftop (which writes its pid),
+# saves the modes again and stays, so the screen can be read afterwards.
+inner=$(printf 'echo $$ > %q; exec env TERM=screen %q -d 0.3 -f %q' \
+	"$tmp/term.pid" "$EBPFTOP" "$pid")
+cmd=$(printf 'stty -g > %q; echo MARK-BEFORE; sh -c %q; echo EXIT=$? > %q; ' \
+	"$tmp/stty.before" "$inner" "$tmp/exit.$s")
+cmd+=$(printf 'stty -g > %q; echo MARK-AFTER; sleep 30' "$tmp/stty.after")
+start "$s" 80 24 "$cmd"
+wait_has "$s" "^ *$xdp +xdp "
+tpid=$(cat "$tmp/term.pid")
+[[ $tpid =~ ^[0-9]+$ ]] || fail "no pid for ebpftop"
+kill -TERM "$tpid" || fail "kill -TERM $tpid"
+wait_exit "$s"
+wait_has "$s" "MARK-AFTER"
+screen_has "$s" "MARK-BEFORE" ||
+	fail "the screen from before ebpftop was not restored"
+screen_lacks "$s" "^ *ID +TYPE +NAME" || fail "ebpftop's table still on screen"
+cmp -s "$tmp/stty.before" "$tmp/stty.after" ||
+	fail "terminal modes changed: $(cat "$tmp/stty.before" "$tmp/stty.after")"
+ok "SIGTERM: exit 0, screen and terminal modes restored"
+
+step=
+echo "PASS: $0"
+exit 0
