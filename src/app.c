@@ -110,7 +110,7 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		err = -errno;
 		if (err == -EPERM || err == -EACCES)
 			snprintf(msg, msglen,
-				 "not allowed to list BPF programs: run as root or grant CAP_BPF and CAP_PERFMON (CAP_SYS_ADMIN on kernels before 5.8)");
+				 "not allowed to list BPF programs: run as root, or grant CAP_BPF and CAP_PERFMON plus CAP_SYS_ADMIN, which listing programs needs");
 		else
 			snprintf(msg, msglen, "cannot list BPF programs: %s",
 				 strerror(-err));

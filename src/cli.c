@@ -42,11 +42,13 @@ void cli_usage(FILE *f)
 		const struct cli_option *o = &cli_options[i];
 		char left[48];
 
-		snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-			 o->short_name ? "-" : "  ",
-			 o->short_name ? o->short_name : ' ',
-			 o->short_name ? ", " : "  ", o->long_name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 o->short_name, o->long_name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
 		fprintf(f, "  %-22s %s\n", left, o->help);
 	}
 	fprintf(f, "\nKeys in the TUI: press h, ? or F1. "

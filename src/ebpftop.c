@@ -43,7 +43,12 @@ static int run_batch(struct app *a)
 	size_t cap = 0;
 	int err = 0;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * One write per refresh rather than per line (10,000 programs are
+	 * 10,000 lines), flushed at the end of every refresh so readers see
+	 * each one whole and at once.
+	 */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	for (unsigned long i = 0; !app_quit; i++) {
 		size_t n;
 

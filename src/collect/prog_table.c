@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <net/if.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -52,6 +54,7 @@ struct prog_table {
 	size_t nids, ids_cap;
 
 	uint64_t time_ns, prev_time_ns;
+	size_t fd_budget;		/* how many fds the table may hold */
 };
 
 static int silent_print(enum libbpf_print_level level, const char *fmt,
@@ -100,12 +103,23 @@ out:
 	return err;
 }
 
+/* Leave room under RLIMIT_NOFILE for everything else ebpftop opens. */
+static size_t fd_budget(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur == RLIM_INFINITY)
+		return SIZE_MAX;
+	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
+}
+
 struct prog_table *prog_table__new(void)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
+	t->fd_budget = fd_budget();
 	t->mode = iter_open(t) ? PROG_ENUM_IDS : PROG_ENUM_ITER;
 	if (getenv("EBPFTOP_NO_PROG_ITER") && t->skel) {
 		/* test hook: exercise the fallback on kernels that have both */
@@ -246,6 +260,17 @@ static bool is_own(const struct prog_table *t, uint32_t id)
 	return id && (id == t->own_ids[0] || id == t->own_ids[1]);
 }
 
+static void tag_hex(const unsigned char tag[BPF_TAG_SIZE], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < BPF_TAG_SIZE; i++) {
+		out[2 * i] = hex[tag[i] >> 4];
+		out[2 * i + 1] = hex[tag[i] & 0xf];
+	}
+	out[2 * BPF_TAG_SIZE] = '\0';
+}
+
 /*
  * Fill @s from @fd. @old is the same program's previous sample (name and
  * owners already known) or NULL for a program seen for the first time.
@@ -264,8 +289,7 @@ static int sample_prog(int fd, const struct prog_sample *old,
 	s->type_name = libbpf_bpf_prog_type_str(info.type);
 	if (!s->type_name)
 		s->type_name = "unknown";
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		snprintf(s->tag + 2 * i, 3, "%02x", info.tag[i]);
+	tag_hex(info.tag, s->tag);
 	s->run_cnt = info.run_cnt;
 	s->run_time_ns = info.run_time_ns;
 	s->recursion_misses = info.recursion_misses;
@@ -320,7 +344,7 @@ static int attach_owners(struct prog_table *t)
 
 int prog_table__refresh(struct prog_table *t)
 {
-	size_t k = 0, old = 0;
+	size_t k = 0, old = 0, held = 0;
 	struct slot *tmp;
 	uint64_t start;
 	int err;
@@ -371,8 +395,10 @@ int prog_table__refresh(struct prog_table *t)
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}
-		if (t->mode == PROG_ENUM_ITER) {
+		/* Past the fd budget a program is reopened each refresh. */
+		if (t->mode == PROG_ENUM_ITER && held < t->fd_budget) {
 			ns->fd = fd;
+			held++;
 		} else {
 			close(fd);
 			ns->fd = -1;

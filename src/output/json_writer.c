@@ -5,7 +5,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 
 void json_init(struct json_writer *w, FILE *f)
 {
@@ -165,14 +164,12 @@ void json_double(struct json_writer *w, double v)
 		json_null(w);
 		return;
 	}
-	char buf[32];
-
 	value_start(w);
-	/* The shortest of 15 or 17 digits that reads back as the same double. */
-	snprintf(buf, sizeof(buf), "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	fputs(buf, w->f);
+	/*
+	 * 15 significant digits: every value is a measurement far coarser
+	 * than that, and 17 would print 0.1 as 0.10000000000000001.
+	 */
+	fprintf(w->f, "%.15g", v);
 }
 
 void json_bool(struct json_writer *w, bool v)
