@@ -90,7 +90,7 @@ static bool put_seg(int y, int *x, attr_t attr, const char *text,
 static void draw_header(const struct tui_state *t, int y)
 {
 	const struct snapshot *s = &t->app->snap;
-	char line[CELL_MAX], pct[32], kernel[96] = "";
+	char line[CELL_MAX], pct[32];
 
 	if (y < 0)
 		return;
@@ -99,17 +99,28 @@ static void draw_header(const struct tui_state *t, int y)
 	else
 		snprintf(pct, sizeof(pct), "%.2f%%",
 			 snapshot_total_share(s));
-	for (int pass = 0; pass < 2; pass++) {
-		/* On a narrow screen the kernel release goes first. */
-		if (!pass && s->kernel)
-			snprintf(kernel, sizeof(kernel), "  kernel %s",
-				 s->kernel);
+	/* Narrower screens get shorter forms; the kernel goes last. */
+	for (int pass = 0; pass < 4; pass++) {
+		const char *k = s->kernel ? s->kernel : "?";
+		const char *st = stats_state_str(t->stats);
+
+		if (pass == 0)
+			snprintf(line, sizeof(line),
+				 "ebpftop %s  kernel %s  stats: %s  programs: %zu (%zu shown)  BPF CPU: %s of %u CPUs",
+				 PACKAGE_VERSION, k, st, s->nr_rows, t->nview,
+				 pct, s->ncpus);
+		else if (pass == 1)
+			snprintf(line, sizeof(line),
+				 "kernel %s  stats: %s  programs: %zu (%zu shown)  BPF CPU: %s of %u CPUs",
+				 k, st, s->nr_rows, t->nview, pct, s->ncpus);
+		else if (pass == 2)
+			snprintf(line, sizeof(line),
+				 "kernel %s  stats: %s  progs: %zu/%zu  cpu: %s/%u",
+				 k, st, t->nview, s->nr_rows, pct, s->ncpus);
 		else
-			kernel[0] = '\0';
-		snprintf(line, sizeof(line),
-			 "ebpftop %s%s  stats: %s  programs: %zu (%zu shown)  BPF CPU: %s of %u CPUs",
-			 PACKAGE_VERSION, kernel, stats_state_str(t->stats),
-			 s->nr_rows, t->nview, pct, s->ncpus);
+			snprintf(line, sizeof(line),
+				 "stats: %s  progs: %zu/%zu  cpu: %s/%u", st,
+				 t->nview, s->nr_rows, pct, s->ncpus);
 		if ((int)strlen(line) <= COLS)
 			break;
 	}
