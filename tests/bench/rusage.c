@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Benchmark helper: run a command with its stdout sent to /dev/null and
- * print, on stderr-free stdout, "<cpu_us> <wall_us> <maxrss_kib> <status>"
- * for it: user+system CPU time and peak RSS from wait4(), wall time from
- * CLOCK_MONOTONIC. Finer than /usr/bin/time, which rounds to 10 ms.
+ * Benchmark helper: run a command with its stdout sent to /dev/null, then
+ * print "<cpu_us> <wall_us> <maxrss_kib> <status>" for it: user+system CPU
+ * time and peak RSS from wait4(), wall time from CLOCK_MONOTONIC. Finer
+ * than /usr/bin/time, which rounds CPU time to 10 ms.
  *
  *   rusage COMMAND [ARGS...]
  */

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the shell tests (source it; bash). The C tests have the same
+# rules in tests/lib/testutil.c:
+#  - a test that cannot run here exits 77 (skip), but under
+#    EBPFTOP_TEST_STRICT=1 every would-be skip is a failure (exit 99);
+#  - integration tests hold one lock while they run, so that tests that
+#    turn BPF stats on and off never overlap (not even across build trees).
+
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+EBPFTOP=${EBPFTOP:-$top_builddir/ebpftop}
+test_name=$(basename "$0" .sh)
+tl_failures=0
+
+# skip REASON...: exit 77, or 99 when EBPFTOP_TEST_STRICT=1.
+skip() {
+	if [ "${EBPFTOP_TEST_STRICT:-}" = 1 ]; then
+		echo "FAIL (EBPFTOP_TEST_STRICT=1 turns this skip into a failure): $*" >&2
+		exit 99
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+# die REASON...: the test itself cannot work (exit 99).
+die() {
+	echo "ERROR: $*" >&2
+	exit 99
+}
+
+# fail MESSAGE...: record a failure and go on; finish reports it.
+fail() {
+	echo "FAIL: $*" >&2
+	tl_failures=$((tl_failures + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+# finish: exit 1 if anything failed, else 0.
+finish() {
+	if [ "$tl_failures" -ne 0 ]; then
+		echo "$test_name: $tl_failures check(s) failed" >&2
+		exit 1
+	fi
+	echo "$test_name: all checks passed"
+	exit 0
+}
+
+# have_bpf: root, and the test loader can load its programs here.
+have_bpf() {
+	[ "$(id -u)" = 0 ] || return 1
+	[ -r /proc/sys/kernel/bpf_stats_enabled ] || return 1
+	"$top_builddir/tests/testload" </dev/null >/dev/null 2>&1
+}
+
+# lock_integration: wait (up to 5 minutes) for the integration test lock.
+lock_integration() {
+	local lock=${EBPFTOP_TEST_LOCK:-/tmp/ebpftop-integration-tests.lock}
+
+	exec 9>>"$lock" || die "cannot open the test lock $lock"
+	if ! flock -n 9; then
+		echo "# waiting for $lock (another integration test runs)"
+		flock -w 300 9 || die "another integration test has held $lock for 5 minutes"
+	fi
+}
+
+# run_timeout SECS CMD...: like timeout(1), but a hang is reported as 124.
+run_timeout() {
+	local t=$1
+
+	shift
+	timeout -k 2 "$t" "$@"
+}
+
+[ -x "$EBPFTOP" ] || die "$EBPFTOP is missing: build first (make check builds it)"
