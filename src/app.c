@@ -58,6 +58,13 @@ void app_signals_init(void (*restore_terminal)(void))
 	signal(SIGPIPE, SIG_IGN);
 }
 
+bool env_flag(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 unsigned long long app_now_ns(void)
 {
 	struct timespec ts;
@@ -117,13 +124,14 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		return err;
 	}
 	err = stats_ctl__new(&a->stats, !o->no_stats,
-			     getenv("EBPFTOP_STATS_SYSCTL") != NULL);
+			     env_flag("EBPFTOP_STATS_SYSCTL"));
 	if (err) {
 		snprintf(msg, msglen, "cannot turn on BPF run-time stats: %s (use --no-stats to run without them)",
 			 strerror(-err));
 		return err;
 	}
-	a->table = prog_table__new();
+	a->table = prog_table__new(!env_flag("EBPFTOP_NO_PROG_ITER"),
+				   !env_flag("EBPFTOP_NO_PID_ITER"));
 	if (!a->table) {
 		err = -errno ? -errno : -ENOMEM;
 		snprintf(msg, msglen, "cannot set up program collection: %s",

@@ -72,6 +72,9 @@ struct app_prog_detail {
 int app_prog_detail(uint32_t id, struct app_prog_detail *d);
 void app_prog_detail_free(struct app_prog_detail *d);
 
+/* Whether environment switch @name is on: set, non-empty and not "0". */
+bool env_flag(const char *name);
+
 /* Install signal handlers; @restore_terminal runs on fatal signals. */
 void app_signals_init(void (*restore_terminal)(void));
 

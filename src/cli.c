@@ -69,6 +69,40 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * A message for what getopt refused (@c is ':' for a missing argument,
+ * '?' otherwise) in argv word @word. glibc's optopt is not enough: for a
+ * long option it holds the option's value, which may be any character.
+ */
+static int bad_option(int c, const char *word, char *err, size_t errlen)
+{
+	size_t len;
+
+	if (strncmp(word, "--", 2)) {
+		if (c == ':')
+			return fail(err, errlen, "option '-%c' needs an argument",
+				    optopt);
+		if (optopt > ' ' && optopt < 0x7f)
+			return fail(err, errlen, "unknown option '-%c'", optopt);
+		return fail(err, errlen, "unknown option '%s'", word);
+	}
+	len = strcspn(word + 2, "=");
+	if (c == ':')
+		return fail(err, errlen, "option '--%.*s' needs an argument",
+			    (int)len, word + 2);
+	for (size_t i = 0; i < cli_nr_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+
+		/* getopt accepts unambiguous prefixes: so do the messages. */
+		if (len && !strncmp(o->long_name, word + 2, len) &&
+		    word[2 + len] == '=' && !o->arg)
+			return fail(err, errlen,
+				    "option '--%s' takes no argument",
+				    o->long_name);
+	}
+	return fail(err, errlen, "unknown option '--%.*s'", (int)len, word + 2);
+}
+
 static int parse_delay(const char *s, double *out)
 {
 	char *end;
@@ -133,9 +167,16 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 
 	optind = 0;	/* full reset: the parser may run more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const char *arg = optarg;
+	for (;;) {
+		/* The word being parsed, for messages (optind 0 means 1). */
+		const char *word = argv[optind ? optind : 1];
+		const char *arg;
 		int ret;
+
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1)
+			break;
+		arg = optarg;
 
 		switch (c) {
 		case 'd':
@@ -178,18 +219,8 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			action = CLI_HELP;
 			break;
 		case ':':
-			if (optopt)
-				return fail(err, errlen,
-					    "option '-%c' needs an argument",
-					    optopt);
-			return fail(err, errlen, "option '%s' needs an argument",
-				    argv[optind - 1]);
 		case '?':
-			if (optopt)
-				return fail(err, errlen, "unknown option '-%c'",
-					    optopt);
-			return fail(err, errlen, "unknown option '%s'",
-				    argv[optind - 1]);
+			return bad_option(c, word, err, errlen);
 		default:
 			if (c >= OPT_LONG_BASE &&
 			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,

@@ -15,13 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
-/*
- * json-c has a type named json_bool, the writer a function: rename the
- * type while json-c's headers are read (it is an int either way).
- */
-#define json_bool json_c_bool
 #include <json-c/json.h>
-#undef json_bool
 
 #include "analysis/format.h"
 #include "output/batch.h"
@@ -52,12 +46,12 @@ static char *mb_close(struct membuf *m)
 /* Write one string value with the writer, return the text. */
 static char *quoted(const char *s)
 {
-	struct json_writer w;
+	struct jw w;
 	struct membuf m;
 
 	mb_open(&m);
-	json_init(&w, m.f);
-	json_string(&w, s);
+	jw_init(&w, m.f);
+	jw_string(&w, s);
 	return mb_close(&m);
 }
 
@@ -142,28 +136,28 @@ static void test_numbers_and_nulls(void **state)
 {
 	static const double vals[] = { 0.1, 1.0 / 3.0, 123456.789, 5e-324,
 				       1.5e300, 4999.999999999 };
-	struct json_writer w;
+	struct jw w;
 	struct membuf m;
 	char *s;
 
 	mb_open(&m);
-	json_init(&w, m.f);
-	json_begin_array(&w);
-	json_double(&w, NAN);
-	json_double(&w, INFINITY);
-	json_double(&w, -INFINITY);
-	json_double(&w, 0.0);
-	json_double(&w, 1.5);
-	json_double(&w, 0.1);
-	json_double(&w, 1e300);
-	json_double(&w, 1795240123.25);
-	json_uint(&w, 0);
-	json_uint(&w, UINT64_MAX);
-	json_bool(&w, true);
-	json_bool(&w, false);
-	json_null(&w);
-	json_string(&w, NULL);
-	json_end_array(&w);
+	jw_init(&w, m.f);
+	jw_begin_array(&w);
+	jw_double(&w, NAN);
+	jw_double(&w, INFINITY);
+	jw_double(&w, -INFINITY);
+	jw_double(&w, 0.0);
+	jw_double(&w, 1.5);
+	jw_double(&w, 0.1);
+	jw_double(&w, 1e300);
+	jw_double(&w, 1795240123.25);
+	jw_uint(&w, 0);
+	jw_uint(&w, UINT64_MAX);
+	jw_bool(&w, true);
+	jw_bool(&w, false);
+	jw_null(&w);
+	jw_string(&w, NULL);
+	jw_end_array(&w);
 	s = mb_close(&m);
 	assert_string_equal(s, "[null,null,null,0,1.5,0.1,1e+300,1795240123.25,"
 			       "0,18446744073709551615,true,false,null,null]");
@@ -178,8 +172,8 @@ static void test_numbers_and_nulls(void **state)
 		char *end;
 
 		mb_open(&m);
-		json_init(&w, m.f);
-		json_double(&w, vals[i]);
+		jw_init(&w, m.f);
+		jw_double(&w, vals[i]);
 		s = mb_close(&m);
 		back = strtod(s, &end);
 		assert_true(*end == '\0');
@@ -190,9 +184,9 @@ static void test_numbers_and_nulls(void **state)
 	}
 	/* Short values stay short: no 0.10000000000000001. */
 	mb_open(&m);
-	json_init(&w, m.f);
-	json_double(&w, 0.1);
-	json_double(&w, 4999.5);
+	jw_init(&w, m.f);
+	jw_double(&w, 0.1);
+	jw_double(&w, 4999.5);
 	s = mb_close(&m);
 	assert_string_equal(s, "0.1,4999.5");
 	free(s);
@@ -200,38 +194,38 @@ static void test_numbers_and_nulls(void **state)
 
 static void test_nesting_and_commas(void **state)
 {
-	struct json_writer w;
+	struct jw w;
 	struct membuf m;
 	char *s;
 
 	mb_open(&m);
-	json_init(&w, m.f);
-	json_begin_object(&w);
-	json_key(&w, "a");
-	json_uint(&w, 1);
-	json_key(&w, "b");
-	json_begin_array(&w);
-	json_begin_object(&w);
-	json_end_object(&w);
-	json_begin_array(&w);
-	json_end_array(&w);
-	json_begin_object(&w);
-	json_key(&w, "x");
-	json_null(&w);
-	json_key(&w, "y");
-	json_begin_array(&w);
-	json_uint(&w, 2);
-	json_uint(&w, 3);
-	json_end_array(&w);
-	json_end_object(&w);
-	json_string(&w, "s");
-	json_end_array(&w);
-	json_key(&w, "c");
-	json_begin_object(&w);
-	json_end_object(&w);
-	json_key(&w, "k\"ey");
-	json_bool(&w, false);
-	json_end_object(&w);
+	jw_init(&w, m.f);
+	jw_begin_object(&w);
+	jw_key(&w, "a");
+	jw_uint(&w, 1);
+	jw_key(&w, "b");
+	jw_begin_array(&w);
+	jw_begin_object(&w);
+	jw_end_object(&w);
+	jw_begin_array(&w);
+	jw_end_array(&w);
+	jw_begin_object(&w);
+	jw_key(&w, "x");
+	jw_null(&w);
+	jw_key(&w, "y");
+	jw_begin_array(&w);
+	jw_uint(&w, 2);
+	jw_uint(&w, 3);
+	jw_end_array(&w);
+	jw_end_object(&w);
+	jw_string(&w, "s");
+	jw_end_array(&w);
+	jw_key(&w, "c");
+	jw_begin_object(&w);
+	jw_end_object(&w);
+	jw_key(&w, "k\"ey");
+	jw_bool(&w, false);
+	jw_end_object(&w);
 	s = mb_close(&m);
 	assert_string_equal(s, "{\"a\":1,\"b\":[{},[],{\"x\":null,\"y\":[2,3]},\"s\"],"
 			       "\"c\":{},\"k\\\"ey\":false}");
@@ -239,13 +233,13 @@ static void test_nesting_and_commas(void **state)
 
 	/* Nesting as deep as the writer allows stays balanced. */
 	mb_open(&m);
-	json_init(&w, m.f);
-	for (int i = 0; i < JSON_MAX_DEPTH - 1; i++) {
-		json_begin_array(&w);
-		json_uint(&w, (uint64_t)i);
+	jw_init(&w, m.f);
+	for (int i = 0; i < JW_MAX_DEPTH - 1; i++) {
+		jw_begin_array(&w);
+		jw_uint(&w, (uint64_t)i);
 	}
-	for (int i = 0; i < JSON_MAX_DEPTH - 1; i++)
-		json_end_array(&w);
+	for (int i = 0; i < JW_MAX_DEPTH - 1; i++)
+		jw_end_array(&w);
 	s = mb_close(&m);
 	{
 		struct json_object *o = json_tokener_parse(s);

@@ -106,8 +106,7 @@ static int qsort_cmp(const void *a, const void *b, void *key)
 
 void rows_sort(struct prog_row *rows, size_t n, enum sort_key k)
 {
-	/* Rows arrive in id order, which is already the id sort. */
-	if (k == SORT_ID || n < 2)
+	if (n < 2)
 		return;
 	qsort_r(rows, n, sizeof(*rows), qsort_cmp, &k);
 }

@@ -42,6 +42,7 @@ static int refs_push(struct pid_scan *p, uint32_t prog_id, uint32_t pid,
 	}
 	r = &p->refs[p->n++];
 	r->prog_id = prog_id;
+	r->nr_fds = 1;
 	r->owner.pid = pid;
 	snprintf(r->owner.comm, sizeof(r->owner.comm), "%s", comm);
 	return 0;
@@ -64,8 +65,10 @@ static void refs_sort_unique(struct pid_scan *p)
 		return;
 	qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
 	for (size_t i = 0; i < p->n; i++) {
-		if (kept && !ref_cmp(&p->refs[kept - 1], &p->refs[i]))
+		if (kept && !ref_cmp(&p->refs[kept - 1], &p->refs[i])) {
+			p->refs[kept - 1].nr_fds++;
 			continue;
+		}
 		p->refs[kept++] = p->refs[i];
 	}
 	p->n = kept;

@@ -11,6 +11,7 @@
 /* One process holding a program, directly or through a link. */
 struct pid_ref {
 	uint32_t prog_id;
+	uint32_t nr_fds;	/* fds of this process on this program */
 	struct prog_owner owner;
 };
 
@@ -28,7 +29,7 @@ uint32_t pid_scan__own_prog_id(const struct pid_scan *p);
 
 /*
  * Every (program, process) pair, sorted by program id then pid, one entry
- * per pair however many fds the process holds. The array is reused by the
+ * per pair however many fds the process holds (nr_fds says how many). The array is reused by the
  * next call. Returns 0 or a negative errno.
  */
 int pid_scan__collect(struct pid_scan *p, const struct pid_ref **refs,

@@ -25,10 +25,12 @@
  * refresh costs one BPF_OBJ_GET_INFO_BY_FD per program. An fd is a
  * reference, though: held blindly, it would keep a program alive after its
  * owner let it go. The iter/bpf_prog iterator reports each program's
- * reference count in one read; when only ebpftop's fd (and the iterator's
- * own visit) hold a program, the table closes the fd and the program goes.
- * Without the iterator the table cannot tell, so it holds no fds and opens
- * each program again on every refresh.
+ * reference count in one read, and the owner scan tells how many of those
+ * references are fds of ebpftop instances (this one and any other running
+ * at the same time, recognised by the ebpftop_progs iterator they hold).
+ * When nothing else holds a program, the table closes its fd and the
+ * program goes. Without the iterator the table cannot tell, so it holds no
+ * fds and opens each program again on every refresh.
  */
 
 /* One program between refreshes. */
@@ -36,6 +38,8 @@ struct slot {
 	struct prog_sample cur;
 	struct prog_sample prev;	/* counters only; prev.id 0 if none */
 	int fd;				/* -1 when not held */
+	int64_t refcnt;			/* from the iterator, -1 if unknown */
+	bool counted;			/* refcnt includes our fd */
 };
 
 struct prog_table {
@@ -113,24 +117,15 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-struct prog_table *prog_table__new(void)
+struct prog_table *prog_table__new(bool prog_iter, bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	t->fd_budget = fd_budget();
-	t->mode = iter_open(t) ? PROG_ENUM_IDS : PROG_ENUM_ITER;
-	if (getenv("EBPFTOP_NO_PROG_ITER") && t->skel) {
-		/* test hook: exercise the fallback on kernels that have both */
-		bpf_link__destroy(t->iter_link);
-		t->iter_link = NULL;
-		prog_iter_bpf__destroy(t->skel);
-		t->skel = NULL;
-		t->own_ids[0] = 0;
-		t->mode = PROG_ENUM_IDS;
-	}
-	t->pids = pid_scan__new(!getenv("EBPFTOP_NO_PID_ITER"));
+	t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER : PROG_ENUM_IDS;
+	t->pids = pid_scan__new(pid_iter);
 	if (!t->pids) {
 		prog_table__free(t);
 		return NULL;
@@ -310,11 +305,33 @@ static int sample_prog(int fd, const struct prog_sample *old,
 	return 0;
 }
 
-static int attach_owners(struct prog_table *t)
+/* The iterator that marks a process as an ebpftop instance. */
+static bool is_monitor_prog(const struct prog_sample *s)
 {
+	return s->type == BPF_PROG_TYPE_TRACING &&
+	       !strcmp(s->name, "ebpftop_progs");
+}
+
+static bool pid_in(const uint32_t *pids, size_t n, uint32_t pid)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] == pid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Scan owners, then: let go of programs that only ebpftop instances still
+ * hold, and give every other program its owners, leaving out the other
+ * ebpftop instances (their fds on every program are not ownership).
+ */
+static int settle_owners(struct prog_table *t)
+{
+	uint32_t monitors[16];
+	size_t nmon = 0, nrefs, j = 0, w = 0, no = 0;
 	const struct pid_ref *refs;
 	struct prog_owner *o;
-	size_t nrefs, j = 0;
 	int err;
 
 	err = pid_scan__collect(t->pids, &refs, &nrefs);
@@ -324,21 +341,57 @@ static int attach_owners(struct prog_table *t)
 	if (!o)
 		return -ENOMEM;
 	t->owners = o;
-	for (size_t i = 0; i < nrefs; i++)
-		o[i] = refs[i].owner;
-	/* Both lists are sorted by program id: one merge pass. */
-	for (size_t i = 0; i < t->n; i++) {
-		struct prog_sample *s = &t->slots[i].cur;
 
-		while (j < nrefs && refs[j].prog_id < s->id)
+	/* Both lists are sorted by program id: merge passes. */
+	for (size_t i = 0; i < t->n; i++) {
+		if (!is_monitor_prog(&t->slots[i].cur))
+			continue;
+		while (j < nrefs && refs[j].prog_id < t->slots[i].cur.id)
 			j++;
-		s->owners = &o[j];
-		s->nr_owners = 0;
-		while (j < nrefs && refs[j].prog_id == s->id) {
-			s->nr_owners++;
-			j++;
+		for (; j < nrefs && refs[j].prog_id == t->slots[i].cur.id; j++) {
+			if (nmon < sizeof(monitors) / sizeof(monitors[0]) &&
+			    !pid_in(monitors, nmon, refs[j].owner.pid))
+				monitors[nmon++] = refs[j].owner.pid;
 		}
 	}
+
+	j = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		struct slot *sl = &t->slots[i];
+		bool monitor = is_monitor_prog(&sl->cur);
+		int64_t monitor_fds = sl->counted;	/* ours */
+		size_t first;
+
+		while (j < nrefs && refs[j].prog_id < sl->cur.id)
+			j++;
+		first = j;
+		/*
+		 * Another instance's own iterator is really held by it (a
+		 * link, not just an fd), so only our fd counts there.
+		 */
+		for (; j < nrefs && refs[j].prog_id == sl->cur.id; j++) {
+			if (!monitor && pid_in(monitors, nmon, refs[j].owner.pid))
+				monitor_fds += refs[j].nr_fds;
+		}
+		/* The iterator's visit holds one reference too. */
+		if (sl->fd >= 0 && sl->refcnt >= 0 &&
+		    sl->refcnt - 1 <= monitor_fds) {
+			close(sl->fd);
+			continue;
+		}
+		sl->cur.owners = &o[no];
+		sl->cur.nr_owners = 0;
+		for (size_t r = first; r < j; r++) {
+			if (!monitor && pid_in(monitors, nmon, refs[r].owner.pid))
+				continue;
+			o[no++] = refs[r].owner;
+			sl->cur.nr_owners++;
+		}
+		if (w != i)
+			t->slots[w] = *sl;
+		w++;
+	}
+	t->n = w;
 	return 0;
 }
 
@@ -359,6 +412,7 @@ int prog_table__refresh(struct prog_table *t)
 	for (size_t i = 0; i < t->nids; i++) {
 		uint32_t id = t->ids[i].id;
 		struct slot *prev = NULL, *ns = &t->scratch[k];
+		bool held_before;
 		int fd = -1;
 
 		/* Programs that left since the last refresh: let them go. */
@@ -372,10 +426,8 @@ int prog_table__refresh(struct prog_table *t)
 			fd = prev->fd;
 			prev->fd = -1;
 		}
+		held_before = fd >= 0;
 		if (is_own(t, id))
-			goto drop;
-		/* Only our fd and the iterator's visit hold it: let it go. */
-		if (fd >= 0 && t->ids[i].refcnt >= 0 && t->ids[i].refcnt <= 2)
 			goto drop;
 		if (fd < 0) {
 			fd = bpf_prog_get_fd_by_id(id);
@@ -388,6 +440,9 @@ int prog_table__refresh(struct prog_table *t)
 		}
 		if (sample_prog(fd, prev ? &prev->cur : NULL, &ns->cur))
 			goto drop;
+		ns->refcnt = t->ids[i].refcnt;
+		/* An fd opened after the iterator read is not in its count. */
+		ns->counted = held_before;
 		if (prev) {
 			ns->prev = prev->cur;
 			ns->prev.owners = NULL;
@@ -420,7 +475,7 @@ drop:
 	t->prev_time_ns = t->time_ns;
 	t->time_ns = start;
 	if (!err)
-		err = attach_owners(t);
+		err = settle_owners(t);
 	return err;
 }
 

@@ -16,7 +16,11 @@ enum prog_enum_mode {
 	PROG_ENUM_IDS,		/* BPF_PROG_GET_NEXT_ID walk, fds reopened every refresh */
 };
 
-struct prog_table *prog_table__new(void);
+/*
+ * A table that uses the BPF iterators where they load; @prog_iter or
+ * @pid_iter false forces the fallback (tests exercise it that way).
+ */
+struct prog_table *prog_table__new(bool prog_iter, bool pid_iter);
 void prog_table__free(struct prog_table *t);
 
 /*

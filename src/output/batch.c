@@ -49,66 +49,66 @@ void batch_print_text(FILE *f, const struct snapshot *snap,
 	fputc('\n', f);
 }
 
-static void print_prog_json(struct json_writer *w, const struct prog_row *row)
+static void print_prog_json(struct jw *w, const struct prog_row *row)
 {
 	const struct prog_sample *s = row->s;
 
-	json_begin_object(w);
-	json_key(w, "id");
-	json_uint(w, s->id);
-	json_key(w, "type");
-	json_string(w, s->type_name);
-	json_key(w, "name");
-	json_string(w, s->name[0] ? s->name : NULL);
-	json_key(w, "tag");
-	json_string(w, s->tag);
-	json_key(w, "run_cnt");
-	json_uint(w, s->run_cnt);
-	json_key(w, "run_time_ns");
-	json_uint(w, s->run_time_ns);
-	json_key(w, "runs_per_s");
-	json_double(w, row->r.runs_per_s);
-	json_key(w, "ns_per_run");
-	json_double(w, row->r.ns_per_run);
-	json_key(w, "cpu_pct");
-	json_double(w, row->r.cpu_pct);
-	json_key(w, "pids");
-	json_begin_array(w);
+	jw_begin_object(w);
+	jw_key(w, "id");
+	jw_uint(w, s->id);
+	jw_key(w, "type");
+	jw_string(w, s->type_name);
+	jw_key(w, "name");
+	jw_string(w, s->name[0] ? s->name : NULL);
+	jw_key(w, "tag");
+	jw_string(w, s->tag);
+	jw_key(w, "run_cnt");
+	jw_uint(w, s->run_cnt);
+	jw_key(w, "run_time_ns");
+	jw_uint(w, s->run_time_ns);
+	jw_key(w, "runs_per_s");
+	jw_double(w, row->r.runs_per_s);
+	jw_key(w, "ns_per_run");
+	jw_double(w, row->r.ns_per_run);
+	jw_key(w, "cpu_pct");
+	jw_double(w, row->r.cpu_pct);
+	jw_key(w, "pids");
+	jw_begin_array(w);
 	for (uint32_t i = 0; i < s->nr_owners; i++) {
-		json_begin_object(w);
-		json_key(w, "pid");
-		json_uint(w, s->owners[i].pid);
-		json_key(w, "comm");
-		json_string(w, s->owners[i].comm);
-		json_end_object(w);
+		jw_begin_object(w);
+		jw_key(w, "pid");
+		jw_uint(w, s->owners[i].pid);
+		jw_key(w, "comm");
+		jw_string(w, s->owners[i].comm);
+		jw_end_object(w);
 	}
-	json_end_array(w);
+	jw_end_array(w);
 	/* Filled by the regression detector once it exists. */
-	json_key(w, "regression");
-	json_null(w);
-	json_end_object(w);
+	jw_key(w, "regression");
+	jw_null(w);
+	jw_end_object(w);
 }
 
 void batch_print_json(FILE *f, const struct snapshot *snap,
 		      const struct prog_row *rows, size_t n)
 {
-	struct json_writer w;
+	struct jw w;
 
-	json_init(&w, f);
-	json_begin_object(&w);
-	json_key(&w, "time");
-	json_double(&w, snap->time);
-	json_key(&w, "interval_s");
-	json_double(&w, snap->interval_s);
-	json_key(&w, "stats_enabled");
-	json_bool(&w, stats_state_on(snap->stats));
-	json_key(&w, "programs");
-	json_begin_array(&w);
+	jw_init(&w, f);
+	jw_begin_object(&w);
+	jw_key(&w, "time");
+	jw_double(&w, snap->time);
+	jw_key(&w, "interval_s");
+	jw_double(&w, snap->interval_s);
+	jw_key(&w, "stats_enabled");
+	jw_bool(&w, stats_state_on(snap->stats));
+	jw_key(&w, "programs");
+	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)
 		print_prog_json(&w, &rows[i]);
-	json_end_array(&w);
-	json_key(&w, "profile");
-	json_null(&w);
-	json_end_object(&w);
+	jw_end_array(&w);
+	jw_key(&w, "profile");
+	jw_null(&w);
+	jw_end_object(&w);
 	fputc('\n', f);
 }

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-void json_init(struct json_writer *w, FILE *f)
+void jw_init(struct jw *w, FILE *f)
 {
 	w->f = f;
 	w->depth = 0;
@@ -15,7 +15,7 @@ void json_init(struct json_writer *w, FILE *f)
 }
 
 /* Separate this value from the previous one, unless it follows a key. */
-static void value_start(struct json_writer *w)
+static void value_start(struct jw *w)
 {
 	if (w->after_key) {
 		w->after_key = false;
@@ -26,38 +26,38 @@ static void value_start(struct json_writer *w)
 	w->need_comma[w->depth] = true;
 }
 
-static void open_level(struct json_writer *w, int c)
+static void open_level(struct jw *w, int c)
 {
 	value_start(w);
 	fputc(c, w->f);
-	if (w->depth + 1 < JSON_MAX_DEPTH)
+	if (w->depth + 1 < JW_MAX_DEPTH)
 		w->depth++;
 	w->need_comma[w->depth] = false;
 }
 
-static void close_level(struct json_writer *w, int c)
+static void close_level(struct jw *w, int c)
 {
 	fputc(c, w->f);
 	if (w->depth > 0)
 		w->depth--;
 }
 
-void json_begin_object(struct json_writer *w)
+void jw_begin_object(struct jw *w)
 {
 	open_level(w, '{');
 }
 
-void json_end_object(struct json_writer *w)
+void jw_end_object(struct jw *w)
 {
 	close_level(w, '}');
 }
 
-void json_begin_array(struct json_writer *w)
+void jw_begin_array(struct jw *w)
 {
 	open_level(w, '[');
 }
 
-void json_end_array(struct json_writer *w)
+void jw_end_array(struct jw *w)
 {
 	close_level(w, ']');
 }
@@ -134,7 +134,7 @@ static void put_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void json_key(struct json_writer *w, const char *key)
+void jw_key(struct jw *w, const char *key)
 {
 	value_start(w);
 	put_quoted(w->f, key);
@@ -142,26 +142,26 @@ void json_key(struct json_writer *w, const char *key)
 	w->after_key = true;
 }
 
-void json_string(struct json_writer *w, const char *s)
+void jw_string(struct jw *w, const char *s)
 {
 	if (!s) {
-		json_null(w);
+		jw_null(w);
 		return;
 	}
 	value_start(w);
 	put_quoted(w->f, s);
 }
 
-void json_uint(struct json_writer *w, uint64_t v)
+void jw_uint(struct jw *w, uint64_t v)
 {
 	value_start(w);
 	fprintf(w->f, "%" PRIu64, v);
 }
 
-void json_double(struct json_writer *w, double v)
+void jw_double(struct jw *w, double v)
 {
 	if (!isfinite(v)) {
-		json_null(w);
+		jw_null(w);
 		return;
 	}
 	value_start(w);
@@ -172,13 +172,13 @@ void json_double(struct json_writer *w, double v)
 	fprintf(w->f, "%.15g", v);
 }
 
-void json_bool(struct json_writer *w, bool v)
+void jw_bool(struct jw *w, bool v)
 {
 	value_start(w);
 	fputs(v ? "true" : "false", w->f);
 }
 
-void json_null(struct json_writer *w)
+void jw_null(struct jw *w)
 {
 	value_start(w);
 	fputs("null", w->f);
