@@ -53,6 +53,16 @@ command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
 [ -x "$TESTLOAD" ] || fail "$TESTLOAD not built (run make check TESTS=)"
 [ -r "$KEYMAP_C" ] || fail "cannot read the key table $KEYMAP_C"
 
+# Integration tests turn stats on and off: take their common lock (fd 9).
+# shellcheck source=tests/lib/testlib.sh
+lock_integration() {
+	local lock=${EBPFTOP_TEST_LOCK:-/tmp/ebpftop-integration-tests.lock}
+
+	exec 9>>"$lock" || fail "cannot open the test lock $lock"
+	flock -w 300 9 || fail "another integration test has held $lock for 5 minutes"
+}
+lock_integration
+
 # UTF-8 everywhere, so tmux keeps ▼ and … as they are; the checks accept
 # the ASCII fallbacks too.
 export LC_ALL=C.UTF-8
@@ -65,7 +75,7 @@ tl_pid=
 # Our own tmux server; it must not inherit testload's stdin (fd 8), or
 # testload would never see EOF.
 tm() {
-	tmux -L "$sock" -f /dev/null "$@" 8>&-
+	tmux -L "$sock" -f /dev/null "$@" 8>&- 9>&-
 }
 
 cleanup() {

@@ -28,8 +28,8 @@
  * reference count in one read, and the owner scan tells how many of those
  * references are fds of ebpftop instances (this one and any other running
  * at the same time, recognised by the ebpftop_progs iterator they hold).
- * When nothing else holds a program, the table closes its fd and the
- * program goes. Without the iterator the table cannot tell, so it holds no
+ * When nothing else holds a program, the table closes its fd for good
+ * and the program goes (if it does not, it is reopened at each refresh). Without the iterator the table cannot tell, so it holds no
  * fds and opens each program again on every refresh.
  */
 
@@ -40,6 +40,9 @@ struct slot {
 	int fd;				/* -1 when not held */
 	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	bool counted;			/* refcnt includes our fd */
+	int64_t other_fds;		/* other instances' fds, this scan */
+	int64_t prev_other_fds;		/* the same, previous scan */
+	bool released;			/* let go once: never held again */
 };
 
 struct prog_table {
@@ -323,13 +326,13 @@ static bool pid_in(const uint32_t *pids, size_t n, uint32_t pid)
 
 /*
  * Scan owners, then: let go of programs that only ebpftop instances still
- * hold, and give every other program its owners, leaving out the other
- * ebpftop instances (their fds on every program are not ownership).
+ * hold, and give every program its owners, leaving out the other ebpftop
+ * instances (their fds on every program are not ownership).
  */
 static int settle_owners(struct prog_table *t)
 {
 	uint32_t monitors[16];
-	size_t nmon = 0, nrefs, j = 0, w = 0, no = 0;
+	size_t nmon = 0, nrefs, j = 0, no = 0;
 	const struct pid_ref *refs;
 	struct prog_owner *o;
 	int err;
@@ -359,7 +362,7 @@ static int settle_owners(struct prog_table *t)
 	for (size_t i = 0; i < t->n; i++) {
 		struct slot *sl = &t->slots[i];
 		bool monitor = is_monitor_prog(&sl->cur);
-		int64_t monitor_fds = sl->counted;	/* ours */
+		int64_t others = 0;
 		size_t first;
 
 		while (j < nrefs && refs[j].prog_id < sl->cur.id)
@@ -371,13 +374,27 @@ static int settle_owners(struct prog_table *t)
 		 */
 		for (; j < nrefs && refs[j].prog_id == sl->cur.id; j++) {
 			if (!monitor && pid_in(monitors, nmon, refs[j].owner.pid))
-				monitor_fds += refs[j].nr_fds;
+				others += refs[j].nr_fds;
 		}
-		/* The iterator's visit holds one reference too. */
+		sl->other_fds = others;
+		/*
+		 * The scan runs after the iterator read: an fd another
+		 * instance opened in between is seen here but is not in
+		 * refcnt. Count only fds the previous scan saw as well.
+		 */
+		if (others > sl->prev_other_fds)
+			others = sl->prev_other_fds;
+		/*
+		 * The iterator's visit holds one reference too. Let go of
+		 * the program but keep its row: if this was a race with
+		 * another instance and the program lives on, it stays in
+		 * the table, reopened at each refresh.
+		 */
 		if (sl->fd >= 0 && sl->refcnt >= 0 &&
-		    sl->refcnt - 1 <= monitor_fds) {
+		    sl->refcnt - 1 <= sl->counted + others) {
 			close(sl->fd);
-			continue;
+			sl->fd = -1;
+			sl->released = true;
 		}
 		sl->cur.owners = &o[no];
 		sl->cur.nr_owners = 0;
@@ -387,11 +404,7 @@ static int settle_owners(struct prog_table *t)
 			o[no++] = refs[r].owner;
 			sl->cur.nr_owners++;
 		}
-		if (w != i)
-			t->slots[w] = *sl;
-		w++;
 	}
-	t->n = w;
 	return 0;
 }
 
@@ -443,6 +456,8 @@ int prog_table__refresh(struct prog_table *t)
 		ns->refcnt = t->ids[i].refcnt;
 		/* An fd opened after the iterator read is not in its count. */
 		ns->counted = held_before;
+		ns->other_fds = 0;
+		ns->prev_other_fds = prev ? prev->other_fds : 0;
 		if (prev) {
 			ns->prev = prev->cur;
 			ns->prev.owners = NULL;
@@ -450,8 +465,13 @@ int prog_table__refresh(struct prog_table *t)
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}
-		/* Past the fd budget a program is reopened each refresh. */
-		if (t->mode == PROG_ENUM_ITER && held < t->fd_budget) {
+		ns->released = prev && prev->released;
+		/*
+		 * Past the fd budget, and once let go, a program is reopened
+		 * at each refresh instead of held.
+		 */
+		if (t->mode == PROG_ENUM_ITER && held < t->fd_budget &&
+		    !ns->released) {
 			ns->fd = fd;
 			held++;
 		} else {
