@@ -35,11 +35,16 @@ int ebpftop_pids(struct bpf_iter__task_file *ctx)
 
 	if (!task || !file)
 		return 0;
-	e.pid = BPF_CORE_READ(task, tgid);
-	fops = (__u64)BPF_CORE_READ(file, f_op);
+	/*
+	 * task and file are trusted pointers: plain loads (CO-RE
+	 * relocated) cost far less than a probe-read helper call, and this
+	 * runs once for every open file on the machine.
+	 */
+	e.pid = task->tgid;
+	fops = (__u64)file->f_op;
 	/* ebpftop's own fds on every program are not ownership. */
 	if (e.pid == self_pid) {
-		if (BPF_CORE_READ(task, pid) != self_pid)
+		if ((__u32)task->pid != self_pid)
 			return 0;
 		if (ctx->fd == self_prog_fd)
 			prog_fops = fops;

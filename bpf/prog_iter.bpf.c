@@ -18,8 +18,9 @@ int ebpftop_progs(struct bpf_iter__bpf_prog *ctx)
 
 	if (!prog)
 		return 0;
-	e.id = BPF_CORE_READ(prog, aux, id);
-	e.refcnt = BPF_CORE_READ(prog, aux, refcnt.counter);
+	/* prog is a trusted pointer: plain loads, no helper calls. */
+	e.id = prog->aux->id;
+	e.refcnt = prog->aux->refcnt.counter;
 	bpf_seq_write(ctx->meta->seq, &e, sizeof(e));
 	return 0;
 }

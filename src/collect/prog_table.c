@@ -308,11 +308,12 @@ static int sample_prog(int fd, const struct prog_sample *old,
 	return 0;
 }
 
-/* The iterator that marks a process as an ebpftop instance. */
+/* The iterators that mark a process as an ebpftop instance. */
 static bool is_monitor_prog(const struct prog_sample *s)
 {
 	return s->type == BPF_PROG_TYPE_TRACING &&
-	       !strcmp(s->name, "ebpftop_progs");
+	       (!strcmp(s->name, "ebpftop_progs") ||
+		!strcmp(s->name, "ebpftop_pids"));
 }
 
 static bool pid_in(const uint32_t *pids, size_t n, uint32_t pid)

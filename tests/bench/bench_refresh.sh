@@ -132,6 +132,9 @@ for n in $counts; do
 	seen=$("$ebpftop" -b -n 1 -f bench_ | grep -c ' bench_' || true)
 	[ "$seen" = "$n" ] || die "ebpftop sees $seen of the $n programs"
 	echo "measuring ebpftop (text, json) and bpftool over $n programs..." >&2
+	# A filter that matches nothing: collection and analysis, no output.
+	out=$(bench_ebpftop -f no-such-program-here)
+	read -r coll _ _ <<<"$out"
 	out=$(bench_ebpftop)
 	read -r text first_text rss_text <<<"$out"
 	out=$(bench_ebpftop -j)
@@ -139,7 +142,7 @@ for n in $counts; do
 	bt=$(bench_bpftool)
 	btj=$(bench_bpftool -j)
 	rss=$(( rss_text > rss_json ? rss_text : rss_json ))
-	rows="$rows$n $text $json $first_text $first_json $rss $bt $btj
+	rows="$rows$n $coll $text $json $first_text $first_json $rss $bt $btj
 "
 	unload
 done
@@ -148,16 +151,17 @@ echo
 echo "ebpftop refresh benchmark: $(uname -r), $(nproc) cpus, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "binary: $ebpftop ($("$ebpftop" -V))"
 echo "cpu/refresh = (cpu(-n 21) - cpu(-n 1)) / 20, user+system, median of $reps runs"
+echo "collect = with a filter that matches nothing: collection and analysis, no output"
 echo "first run = cpu of a whole -n 1 run (start-up and first refresh)"
 echo "bpftool = mean wall time of one 'bpftool [-j] prog show', $bt_reps runs"
 [ "$others" = 0 ] || echo "note: $others other ebpftop process(es) were running and share the cpus"
 echo
-printf '%7s | %-25s | %-15s | %-14s | %-17s\n' "" " ebpftop ms cpu/refresh" "ebpftop first" "ebpftop max" "bpftool ms/run"
-printf '%7s | %7s %7s %9s | %7s %7s | %7s %6s | %8s %8s\n' \
-	N text json target text json "RSS MiB" target show "-j show"
-printf '%s' "$rows" | while read -r n text json ft fj rss bt btj; do
-	printf '%7s | %7s %7s %9s | %7s %7s | %7s %6s | %8s %8s\n' "$n" \
-		"$text" "$json" "<= $(awk -v n="$n" 'BEGIN { print n / 1000 }')" \
+printf '%7s | %-33s | %-15s | %-14s | %-17s\n' "" " ebpftop ms cpu/refresh" "ebpftop first" "ebpftop max" "bpftool ms/run"
+printf '%7s | %7s %7s %7s %9s | %7s %7s | %7s %6s | %8s %8s\n' \
+	N collect text json target text json "RSS MiB" target show "-j show"
+printf '%s' "$rows" | while read -r n coll text json ft fj rss bt btj; do
+	printf '%7s | %7s %7s %7s %9s | %7s %7s | %7s %6s | %8s %8s\n' "$n" \
+		"$coll" "$text" "$json" "<= $(awk -v n="$n" 'BEGIN { print n / 1000 }')" \
 		"$ft" "$fj" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
 		"<= 16" "$bt" "$btj"
 done
