@@ -4,7 +4,6 @@
 #include "collect/prog_table.h"
 
 #include <errno.h>
-#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,13 +443,13 @@ int prog_table__refresh(struct prog_table *t)
 		if (is_own(t, id))
 			goto drop;
 		if (fd < 0) {
+			/*
+			 * ENOENT: gone meanwhile. Anything else (EMFILE, ENOMEM)
+			 * costs this program this refresh, not the table.
+			 */
 			fd = bpf_prog_get_fd_by_id(id);
-			if (fd < 0) {
-				if (errno == ENOENT)	/* gone meanwhile */
-					continue;
-				err = -errno;
-				break;
-			}
+			if (fd < 0)
+				continue;
 		}
 		if (sample_prog(fd, prev ? &prev->cur : NULL, &ns->cur))
 			goto drop;
@@ -466,7 +465,12 @@ int prog_table__refresh(struct prog_table *t)
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}
-		ns->released = prev && prev->released;
+		/*
+		 * Another instance's iterators live as long as that
+		 * instance: holding them would outlive it.
+		 */
+		ns->released = (prev && prev->released) ||
+			       is_monitor_prog(&ns->cur);
 		/*
 		 * Past the fd budget, and once let go, a program is reopened
 		 * at each refresh instead of held.
