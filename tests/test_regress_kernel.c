@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The regression detector against the real kernel: the loader drives its
+ * XDP program and its socket filter at steady rates with BPF_PROG_TEST_RUN
+ * while `ebpftop -j` watches; once the baseline is learnt the XDP program's
+ * slow path is switched on (sixteen times the work per run). It must be
+ * flagged within 3 refreshes after the switch and never before, with a
+ * well-formed "regression" object; the socket filter beside it is never
+ * flagged; switching back clears the flag.
+ *
+ * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
+ * Only the loader's own programs are asserted on.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#define DELAY "0.3"
+/* Refreshes before the switch: the warm-up is 5 that count. */
+#define LEARN 12
+
+static struct testload tl;
+static struct tu_proc eb;
+static bool eb_live;
+
+static int setup(void **state)
+{
+	int err = tl_start(&tl);
+
+	if (err) {
+		char *e = tu_stderr(&tl.p);
+
+		fprintf(stderr, "testload did not start: %s %s\n",
+			strerror(-err), e ? e : "");
+		free(e);
+		tu_proc_free(&tl.p);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	if (eb_live) {
+		tu_proc_free(&eb);
+		eb_live = false;
+	}
+	tl_stop(&tl);
+	tu_proc_free(&tl.p);
+	return 0;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A testload command answered by "ok". */
+static void tl_say(const char *cmd)
+{
+	size_t len = strlen(cmd);
+	char *line;
+
+	if (write(tl.p.in, cmd, len) != (ssize_t)len)
+		fail_msg("cannot write to testload: %s", strerror(errno));
+	line = tu_readline(&tl.p, 10000);
+	if (!line || strcmp(line, "ok"))
+		fail_msg("testload: %s-> %s", cmd, line ? line : "(nothing)");
+}
+
+static void start_ebpftop(const char *const extra[])
+{
+	char path[4096], pid[16];
+	char *argv[16] = { path, (char *)"-j", (char *)"-d", (char *)DELAY,
+			   (char *)"-f", pid };
+	int argc = 6, err;
+
+	snprintf(pid, sizeof(pid), "%d", (int)tl.pid);
+	for (size_t i = 0; extra && extra[i] && argc < 15; i++)
+		argv[argc++] = (char *)extra[i];
+	argv[argc] = NULL;
+	tu_builddir_path("ebpftop", path, sizeof(path));
+	err = tu_spawn(&eb, argv, NULL, false);
+	if (err)
+		fail_msg("cannot start ebpftop: %s", strerror(-err));
+	eb_live = true;
+}
+
+/* One record, with our two programs in it. */
+static struct json_object *next_record(struct json_object **xdp,
+				       struct json_object **sock)
+{
+	char *raw;
+	struct json_object *rec = tu_next_record(&eb, 10000, &raw);
+
+	if (!rec) {
+		char *e = tu_stderr(&eb);
+
+		fail_msg("no JSON record from ebpftop (line: %.200s) stderr: %s",
+			 raw ? raw : "(none)", e ? e : "");
+	}
+	*xdp = tu_record_prog(rec, tl.ids[TL_XDP]);
+	*sock = tu_record_prog(rec, tl.ids[TL_SOCKET]);
+	if (!*xdp || !*sock)
+		fail_msg("our programs are missing from %.300s",
+			 json_object_to_json_string(rec));
+	if (!tu_has(*xdp, "regression") || !tu_has(*sock, "regression"))
+		fail_msg("no \"regression\" member: %.300s",
+			 json_object_to_json_string(*xdp));
+	return rec;
+}
+
+static bool flagged(struct json_object *prog)
+{
+	return tu_get(prog, "regression") != NULL;
+}
+
+/* Exactly the four members of DESIGN.md 3, numbers, consistent. */
+static void check_regression(struct json_object *prog, double baseline,
+			     double t_from, double t_rec, double min_pct)
+{
+	static const char *const keys[] = { "baseline_ns", "current_ns",
+					    "change_pct", "since" };
+	struct json_object *g = tu_get(prog, "regression");
+	double b, c, pct, since;
+
+	assert_non_null(g);
+	assert_true(json_object_is_type(g, json_type_object));
+	assert_int_equal(json_object_object_length(g), 4);
+	for (size_t i = 0; i < 4; i++) {
+		if (isnan(tu_num(g, keys[i])))
+			fail_msg("regression.%s is not a number: %s", keys[i],
+				 json_object_to_json_string(g));
+	}
+	b = tu_num(g, "baseline_ns");
+	c = tu_num(g, "current_ns");
+	pct = tu_num(g, "change_pct");
+	since = tu_num(g, "since");
+	/* The baseline is what the program cost before the switch. */
+	if (fabs(b - baseline) > 0.35 * baseline)
+		fail_msg("baseline_ns %.1f, but the program ran at %.1f ns/run before",
+			 b, baseline);
+	if (!(pct >= min_pct))
+		fail_msg("change_pct %.1f, want at least %.0f: %s", pct, min_pct,
+			 json_object_to_json_string(g));
+	if (fabs(pct - (c / b - 1.0) * 100.0) > 1e-6 * fabs(pct) + 1e-6)
+		fail_msg("change_pct %.6f is not current_ns %.3f against baseline_ns %.3f",
+			 pct, c, b);
+	if (since < t_from - 1e-3 || since > t_rec + 1e-3)
+		fail_msg("since %.3f is not between the switch (%.3f) and the record (%.3f)",
+			 since, t_from, t_rec);
+}
+
+/*
+ * Learn, switch slow on, wait for the flag, switch back, wait for it to
+ * clear. @window and @pct are the detector's settings in use.
+ */
+static void regress_cycle(unsigned int window, double pct,
+			  const char *const extra[])
+{
+	struct json_object *rec, *xdp, *sock;
+	double base_sum = 0, t_before, t_rec, baseline;
+	unsigned int k, learnt = 0, flagged_at = 0, cleared_at = 0;
+	double since_first = NAN;
+
+	tl_say("slow xdp 0\n");
+	tl_say("rate xdp 5000\n");
+	tl_say("rate socket 3000\n");
+	start_ebpftop(extra);
+
+	/* Steady: learn the baseline; nothing is flagged meanwhile. */
+	for (k = 0; k < LEARN; k++) {
+		double ns;
+
+		rec = next_record(&xdp, &sock);
+		if (flagged(xdp) || flagged(sock))
+			fail_msg("flagged while steady, refresh %u: %s", k,
+				 json_object_to_json_string(rec));
+		ns = tu_num(xdp, "ns_per_run");
+		if (!isnan(ns) && k >= 2) {
+			base_sum += ns;
+			learnt++;
+		}
+		json_object_put(rec);
+	}
+	if (learnt < 8)
+		fail_msg("only %u of %u refreshes had an ns/run for the XDP program",
+			 learnt, LEARN);
+	baseline = base_sum / learnt;
+
+	/* The bad build lands. */
+	t_before = wall_now();
+	tl_say("slow xdp 1\n");
+	for (k = 0; k < (unsigned int)window + 6;) {
+		rec = next_record(&xdp, &sock);
+		t_rec = tu_num(rec, "time");
+		if (flagged(sock))
+			fail_msg("the steady socket filter was flagged: %s",
+				 json_object_to_json_string(sock));
+		if (t_rec <= t_before) {
+			/* Sampled before the switch: never flagged. */
+			if (flagged(xdp))
+				fail_msg("flagged before the switch: %s",
+					 json_object_to_json_string(rec));
+			json_object_put(rec);
+			continue;
+		}
+		/* Refreshes sampled after the switch, from 1. */
+		k++;
+		if (flagged(xdp) && !flagged_at) {
+			flagged_at = k;
+			check_regression(xdp, baseline, t_before, t_rec, pct);
+			since_first = tu_num(tu_get(xdp, "regression"), "since");
+			printf("# slow path on: flagged at refresh %u after the switch (+%.0f%%, baseline %.1f ns)\n",
+			       k,
+			       tu_num(tu_get(xdp, "regression"), "change_pct"),
+			       tu_num(tu_get(xdp, "regression"), "baseline_ns"));
+		} else if (flagged_at && !flagged(xdp)) {
+			fail_msg("the flag went away at refresh %u while the program is still slow",
+				 k);
+		} else if (flagged_at) {
+			/* It stays, with the same start. */
+			assert_true(tu_num(tu_get(xdp, "regression"), "since") ==
+				    since_first);
+		}
+		json_object_put(rec);
+	}
+	/*
+	 * The first refresh after the switch may hold no slow run at all
+	 * (the loader runs batches ten times a second): window refreshes
+	 * after the first whole one, at the latest.
+	 */
+	if (!flagged_at || flagged_at > window + 1)
+		fail_msg("not flagged within %u refreshes after the switch (flagged at %u)",
+			 window, flagged_at);
+	if (flagged_at < window)
+		fail_msg("flagged at refresh %u, sooner than the window of %u",
+			 flagged_at, window);
+
+	/*
+	 * Reverted: the flag clears after window refreshes in a row under the
+	 * clear limit (+15 % by default). A loaded machine can push a refresh
+	 * of the fast program over it now and then, which only delays it.
+	 */
+	t_before = wall_now();
+	tl_say("slow xdp 0\n");
+	for (k = 0; k < (unsigned int)window + 8;) {
+		rec = next_record(&xdp, &sock);
+		t_rec = tu_num(rec, "time");
+		if (flagged(sock))
+			fail_msg("the steady socket filter was flagged: %s",
+				 json_object_to_json_string(sock));
+		if (t_rec <= t_before) {
+			json_object_put(rec);
+			continue;
+		}
+		k++;
+		if (!flagged(xdp) && !cleared_at) {
+			cleared_at = k;
+			printf("# slow path off: cleared at refresh %u after the switch\n",
+			       k);
+		} else if (cleared_at && flagged(xdp)) {
+			fail_msg("flagged again at refresh %u after it recovered", k);
+		}
+		json_object_put(rec);
+	}
+	if (!cleared_at || cleared_at > window + 4)
+		fail_msg("the flag did not clear within %u refreshes after switching back (cleared at %u)",
+			 window + 4, cleared_at);
+	if (cleared_at < window)
+		fail_msg("the flag cleared at refresh %u, sooner than the window of %u",
+			 cleared_at, window);
+	tu_signal(&eb, SIGTERM);
+	while (tu_readline(&eb, 5000))
+		;
+	if (!tu_wait(&eb, 10000) || tu_exit_code(&eb) != 0)
+		fail_msg("ebpftop did not exit 0 on SIGTERM");
+	{
+		char *e = tu_stderr(&eb);
+
+		if (e && e[0])
+			fail_msg("ebpftop wrote to stderr: %s", e);
+		free(e);
+	}
+	tu_proc_free(&eb);
+	eb_live = false;
+	tl_say("rate xdp 0\n");
+	tl_say("rate socket 0\n");
+}
+
+/* The defaults: 30 %, 3 refreshes. */
+static void test_defaults(void **state)
+{
+	regress_cycle(3, 30.0, NULL);
+}
+
+/* The options reach the detector: 5 refreshes, 100 %. */
+static void test_options(void **state)
+{
+	static const char *const extra[] = { "--regress-window", "5",
+					     "--regress-threshold", "100",
+					     NULL };
+
+	regress_cycle(5, 100.0, extra);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
+	};
+
+	tu_require_bpf();
+	tu_lock();
+	if (setup(NULL))
+		tu_skip("the test loader cannot load its programs here");
+	teardown(NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
