@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "profiler/profiler.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/profiler.h"
+#include "profiler.skel.h"
+#include "profiler/nullprog.h"
+
+_Static_assert(PROF_MAX_EVENTS == PROFILE_MAX_EVENTS,
+	       "the BPF side and the report hold the same number of events");
+_Static_assert(sizeof(struct prof_value) == sizeof(struct bpf_perf_event_value),
+	       "prof_value mirrors bpf_perf_event_value");
+
+/* Runs per calibration round, and rounds (the fastest counts). */
+#define CALIB_RUNS 1000
+#define CALIB_ROUNDS 3
+
+struct profiler {
+	struct profiler_bpf *skel;
+	int *pfd;			/* [event * ncpu + cpu], -1: none */
+	int ncpu;			/* possible CPUs */
+	struct event_set ev;
+	uint32_t id;
+	enum bpf_prog_type type;
+	char name[128];			/* the target's full name */
+	double overhead_ns;		/* NAN when not calibrated */
+	char overhead_note[128];
+	double baseline[PROFILE_MAX_EVENTS];
+};
+
+/* ---- libbpf's messages: kept for ours, never on the terminal ----------- */
+
+static char libbpf_msg[256];
+
+__attribute__((format(printf, 2, 0)))
+static int capture_print(enum libbpf_print_level level, const char *fmt,
+			 va_list ap)
+{
+	char line[256];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG || libbpf_msg[0])
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	/* The first warning says what failed; the rest repeat it. */
+	if (n)
+		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
+			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
+	return 0;
+}
+
+static libbpf_print_fn_t quiet_libbpf(void)
+{
+	libbpf_print_fn_t old;
+
+	libbpf_msg[0] = '\0';
+	/* libbpf's callback type has no format attribute; ours does. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsuggest-attribute=format"
+	old = libbpf_set_print(capture_print);
+#pragma GCC diagnostic pop
+	return old;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* ---- the target --------------------------------------------------------- */
+
+/*
+ * Open program @id and find its main function's name in its BTF (the
+ * kernel's name is cut at 15 characters). Refuses targets fentry cannot
+ * attach to.
+ */
+static int open_target(uint32_t id, int *fd_out, enum bpf_prog_type *type,
+		       char *name, size_t name_len, char *msg, size_t len)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_func_info fi = {};
+	__u32 info_len = sizeof(info);
+	const struct btf_type *t;
+	struct btf *btf;
+	const char *fn;
+	int fd, err;
+
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -ENOENT)
+			fail(msg, len, "program %u does not exist (it may have just been unloaded)",
+			     id);
+		else if (err == -EPERM || err == -EACCES)
+			fail(msg, len, "not allowed to open program %u: run as root (CAP_SYS_ADMIN, CAP_BPF and CAP_PERFMON)",
+			     id);
+		else
+			fail(msg, len, "cannot open program %u: %s", id,
+			     strerror(-err));
+		return err;
+	}
+	info.nr_func_info = 1;
+	info.func_info_rec_size = sizeof(fi);
+	info.func_info = (__u64)(unsigned long)&fi;
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len)) {
+		err = -errno;
+		fail(msg, len, "cannot read program %u: %s", id, strerror(-err));
+		goto err;
+	}
+	*type = info.type;
+	if (info.type == BPF_PROG_TYPE_TRACING) {
+		const char *tn = libbpf_bpf_prog_type_str(info.type);
+
+		err = -EOPNOTSUPP;
+		fail(msg, len, "program %u is a %s program (fentry, fexit, tp_btf or iterator): fentry/fexit cannot attach to it",
+		     id, tn ? tn : "tracing");
+		goto err;
+	}
+	if (!info.btf_id || !info.nr_func_info) {
+		err = -EINVAL;
+		fail(msg, len, "program %u has no BTF; fentry needs it: build it with -g",
+		     id);
+		goto err;
+	}
+	btf = btf__load_from_kernel_by_id(info.btf_id);
+	if (!btf) {
+		err = -errno;
+		fail(msg, len, "cannot read the BTF of program %u: %s", id,
+		     strerror(-err));
+		goto err;
+	}
+	t = btf__type_by_id(btf, fi.type_id);
+	fn = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+	if (!fn || !*fn) {
+		btf__free(btf);
+		err = -EINVAL;
+		fail(msg, len, "program %u has no function name in its BTF; fentry needs one",
+		     id);
+		goto err;
+	}
+	snprintf(name, name_len, "%s", fn);
+	btf__free(btf);
+	*fd_out = fd;
+	return 0;
+err:
+	close(fd);
+	return err;
+}
+
+/* ---- the fentry/fexit pair ------------------------------------------------ */
+
+static int load_skel(struct profiler *p, int tgt_fd, char *msg, size_t len)
+{
+	libbpf_print_fn_t old = quiet_libbpf();
+	int err;
+
+	p->skel = profiler_bpf__open();
+	if (!p->skel) {
+		err = -errno;
+		fail(msg, len, "cannot open the profiler's BPF object: %s",
+		     strerror(-err));
+		goto out;
+	}
+	p->skel->rodata->nr_events = (__u32)p->ev.n;
+	p->skel->rodata->nr_cpus = (__u32)p->ncpu;
+	err = bpf_map__set_max_entries(p->skel->maps.events,
+				       (__u32)(p->ev.n * (size_t)p->ncpu));
+	if (!err)
+		err = bpf_program__set_attach_target(p->skel->progs.ebpftop_fentry,
+						     tgt_fd, p->name);
+	if (!err)
+		err = bpf_program__set_attach_target(p->skel->progs.ebpftop_fexit,
+						     tgt_fd, p->name);
+	if (err) {
+		fail(msg, len, "cannot set up the profiler for program %u: %s",
+		     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		goto out;
+	}
+	err = profiler_bpf__load(p->skel);
+	if (err) {
+		err = err < 0 ? err : -errno;
+		if (err == -EPERM || err == -EACCES)
+			fail(msg, len, "the kernel refused to load the profiler's fentry/fexit programs (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
+			     err == -EPERM ? "EPERM" : "EACCES");
+		else
+			fail(msg, len, "the kernel refused the profiler's fentry/fexit programs for program %u: %s",
+			     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+	}
+out:
+	libbpf_set_print(old);
+	return err;
+}
+
+static long perf_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return syscall(__NR_perf_event_open, attr, -1, cpu, group_fd,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static void event_error(const struct profiler *p, size_t e, int cpu, int err,
+			char *msg, size_t len)
+{
+	const struct prof_event *ev = &p->ev.ev[e];
+
+	switch (err) {
+	case -ENOENT:
+	case -EOPNOTSUPP:
+		fail(msg, len, "cannot open event '%s' on CPU %d (%s): no PMU counts it here (a VM without a hardware PMU?); use -e sw for software events",
+		     ev->name, cpu, strerror(-err));
+		break;
+	case -EACCES:
+	case -EPERM:
+		fail(msg, len, "not allowed to open perf events: run as root, or grant CAP_PERFMON");
+		break;
+	case -EMFILE:
+	case -ENFILE:
+		fail(msg, len, "out of file descriptors opening %zu events on %d CPUs",
+		     p->ev.n, p->ncpu);
+		break;
+	default:
+		fail(msg, len, "cannot open event '%s' (type %u, config 0x%llx) on CPU %d: %s",
+		     ev->name, ev->attr.type,
+		     (unsigned long long)ev->attr.config, cpu, strerror(-err));
+		break;
+	}
+}
+
+/*
+ * Per CPU, the events as one group (so they are scheduled together),
+ * counting the kernel on that CPU whoever runs; offline CPUs are skipped.
+ */
+static int open_events(struct profiler *p, char *msg, size_t len)
+{
+	int map_fd = bpf_map__fd(p->skel->maps.events), opened = 0;
+	size_t n = p->ev.n * (size_t)p->ncpu;
+
+	p->pfd = malloc(n * sizeof(*p->pfd));
+	if (!p->pfd)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		p->pfd[i] = -1;
+	for (int cpu = 0; cpu < p->ncpu; cpu++) {
+		int leader = -1;
+
+		for (size_t e = 0; e < p->ev.n; e++) {
+			struct perf_event_attr attr = p->ev.ev[e].attr;
+			__u32 key = (__u32)(e * (size_t)p->ncpu + (size_t)cpu);
+			long fd;
+			int err;
+
+			attr.size = sizeof(attr);
+			attr.disabled = 0;
+			attr.inherit = 0;
+			fd = perf_open(&attr, cpu, leader);
+			if (fd < 0) {
+				err = -errno;
+				if (err == -ENODEV && e == 0)
+					break;	/* offline CPU */
+				if (err == -EINVAL && e > 0) {
+					/* Alone it opens: the group is too big. */
+					long alone = perf_open(&attr, cpu, -1);
+
+					if (alone >= 0) {
+						close((int)alone);
+						fail(msg, len, "too many events for this CPU's counters: the %zu events do not fit in one group; choose fewer events with -e",
+						     p->ev.n);
+						return -E2BIG;
+					}
+				}
+				event_error(p, e, cpu, err, msg, len);
+				return err;
+			}
+			p->pfd[key] = (int)fd;
+			if (leader < 0)
+				leader = (int)fd;
+			if (bpf_map_update_elem(map_fd, &key, &p->pfd[key], BPF_ANY)) {
+				err = -errno;
+				fail(msg, len, "cannot hand event '%s' to the profiler: %s",
+				     p->ev.ev[e].name, strerror(-err));
+				return err;
+			}
+		}
+		if (leader >= 0)
+			opened++;
+	}
+	if (!opened) {
+		fail(msg, len, "no CPU is online to count on");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int attach_links(struct profiler *p, char *msg, size_t len)
+{
+	libbpf_print_fn_t old = quiet_libbpf();
+	int err = profiler_bpf__attach(p->skel);
+
+	libbpf_set_print(old);
+	if (!err)
+		return 0;
+	err = err < 0 ? err : -errno;
+	if (err == -E2BIG)
+		fail(msg, len, "program %u has as many fentry/fexit programs attached as the kernel allows",
+		     p->id);
+	else if (err == -EBUSY)
+		fail(msg, len, "program %u is being replaced by an freplace program: fentry/fexit cannot attach meanwhile",
+		     p->id);
+	else if (err == -EPERM || err == -EACCES)
+		fail(msg, len, "the kernel refused to attach the profiler (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
+		     strerror(-err));
+	else
+		fail(msg, len, "cannot attach the profiler to program %u: %s",
+		     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+	return err;
+}
+
+static struct profiler *profiler_new(const struct event_set *ev)
+{
+	struct profiler *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->ev = *ev;
+	p->ncpu = libbpf_num_possible_cpus();
+	p->overhead_ns = (double)NAN;
+	for (int i = 0; i < PROFILE_MAX_EVENTS; i++)
+		p->baseline[i] = (double)NAN;
+	if (p->ncpu <= 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Load, open counters, attach: a profiler on the program behind @tgt_fd. */
+static int attach_fd(struct profiler *p, int tgt_fd, char *msg, size_t len)
+{
+	int err = load_skel(p, tgt_fd, msg, len);
+
+	if (!err)
+		err = open_events(p, msg, len);
+	if (!err)
+		err = attach_links(p, msg, len);
+	return err;
+}
+
+/* ---- calibration ------------------------------------------------------------ */
+
+static int fastest_run(int fd, double *ns)
+{
+	double best = (double)INFINITY;
+
+	for (int r = 0; r < CALIB_ROUNDS; r++) {
+		double v;
+		int err = nullprog_test_run(fd, CALIB_RUNS, &v);
+
+		if (err)
+			return err;
+		if (v < best)
+			best = v;
+	}
+	*ns = best;
+	return 0;
+}
+
+/*
+ * What the profiler costs per run, and what its own window counts: run an
+ * empty program of the target's type without and with a second profiler
+ * on it (same events).
+ */
+static void calibrate(struct profiler *p)
+{
+	const char *tn = libbpf_bpf_prog_type_str(p->type);
+	struct profile_report r;
+	struct profiler *c = NULL;
+	double base, with;
+	char msg[256] = "";
+	int fd, err;
+
+	if (!tn)
+		tn = "this type of";
+	fd = nullprog_load(p->type, "ebpftop_calib");
+	if (fd < 0) {
+		snprintf(p->overhead_note, sizeof(p->overhead_note),
+			 "not calibrated: cannot load an empty %s program (%s)",
+			 tn, strerror(-fd));
+		return;
+	}
+	err = fastest_run(fd, &base);
+	if (err) {
+		snprintf(p->overhead_note, sizeof(p->overhead_note),
+			 err == -EOPNOTSUPP ?
+				 "not calibrated: %s programs cannot be test-run" :
+				 "not calibrated: test runs of %s programs fail (%s)",
+			 tn, strerror(-err));
+		goto out;
+	}
+	c = profiler_new(&p->ev);
+	if (!c) {
+		snprintf(p->overhead_note, sizeof(p->overhead_note),
+			 "not calibrated: out of memory");
+		goto out;
+	}
+	c->id = 0;
+	c->type = p->type;
+	snprintf(c->name, sizeof(c->name), "ebpftop_calib");
+	err = attach_fd(c, fd, msg, sizeof(msg));
+	if (!err)
+		err = fastest_run(fd, &with);
+	if (!err)
+		err = profiler__read(c, &r);
+	if (err) {
+		snprintf(p->overhead_note, sizeof(p->overhead_note),
+			 "not calibrated: %s", msg[0] ? msg : strerror(-err));
+		goto out;
+	}
+	p->overhead_ns = with > base ? with - base : 0.0;
+	for (size_t i = 0; i < r.nr_events && i < PROFILE_MAX_EVENTS; i++)
+		p->baseline[i] = r.ev[i].per_run;
+out:
+	profiler__detach(c);
+	close(fd);
+}
+
+/* ---- the interface ----------------------------------------------------------------- */
+
+int profiler__attach(uint32_t prog_id, const struct event_set *ev,
+		     unsigned int flags, struct profiler **out, char *msg,
+		     size_t len)
+{
+	libbpf_print_fn_t old;
+	struct profiler *p;
+	int tgt_fd = -1, err;
+
+	*out = NULL;
+	if (!ev->n || ev->n > PROF_MAX_EVENTS) {
+		fail(msg, len, "between 1 and %d events can be profiled at a time",
+		     PROF_MAX_EVENTS);
+		return -EINVAL;
+	}
+	p = profiler_new(ev);
+	if (!p) {
+		fail(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	p->id = prog_id;
+	/* libbpf's warnings (BTF, calibration) must not reach the TUI's screen. */
+	old = quiet_libbpf();
+	err = open_target(prog_id, &tgt_fd, &p->type, p->name, sizeof(p->name),
+			  msg, len);
+	if (err)
+		goto err;
+	/* Load first: if the kernel refuses trampolines, say that. */
+	err = load_skel(p, tgt_fd, msg, len);
+	if (err)
+		goto err;
+	if (!(flags & PROFILER_NO_CALIBRATE))
+		calibrate(p);
+	else
+		snprintf(p->overhead_note, sizeof(p->overhead_note),
+			 "not calibrated");
+	err = open_events(p, msg, len);
+	if (!err)
+		err = attach_links(p, msg, len);
+	if (err)
+		goto err;
+	/* The links hold the target from here on. */
+	close(tgt_fd);
+	libbpf_set_print(old);
+	*out = p;
+	return 0;
+err:
+	if (tgt_fd >= 0)
+		close(tgt_fd);
+	profiler__detach(p);
+	libbpf_set_print(old);
+	return err;
+}
+
+int profiler__read(struct profiler *p, struct profile_report *r)
+{
+	struct profile_totals t = {};
+	struct prof_accum *v;
+	__u32 zero = 0;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->id = p->id;
+	snprintf(r->prog_name, sizeof(r->prog_name), "%s", p->name);
+	r->nr_events = p->ev.n;
+	for (size_t i = 0; i < p->ev.n; i++) {
+		snprintf(r->ev[i].name, sizeof(r->ev[i].name), "%s",
+			 p->ev.ev[i].name);
+		r->ev[i].metric = p->ev.ev[i].metric;
+		r->ev[i].role = p->ev.ev[i].role;
+		r->ev[i].baseline_per_run = p->baseline[i];
+	}
+	r->td_model = p->ev.td;
+	snprintf(r->topdown_note, sizeof(r->topdown_note), "%s", p->ev.td_note);
+	snprintf(r->pmu, sizeof(r->pmu), "%s", p->ev.pmu);
+	r->overhead_ns_per_run = p->overhead_ns;
+	snprintf(r->overhead_note, sizeof(r->overhead_note), "%s",
+		 p->overhead_note);
+
+	v = calloc((size_t)p->ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map__lookup_elem(p->skel->maps.accum, &zero, sizeof(zero), v,
+				 sizeof(*v) * (size_t)p->ncpu, 0)) {
+		err = -errno;
+		goto out;
+	}
+	for (int c = 0; c < p->ncpu; c++) {
+		t.runs += v[c].runs;
+		t.partial += v[c].partial;
+		t.read_errors += v[c].read_errors;
+		t.unpaired += v[c].unpaired;
+		for (size_t i = 0; i < p->ev.n; i++) {
+			t.counter[i] += v[c].counter[i];
+			t.enabled[i] += v[c].enabled[i];
+			t.running[i] += v[c].running[i];
+		}
+	}
+	profile_report_fill(r, &t);
+out:
+	free(v);
+	return err;
+}
+
+void profiler__detach(struct profiler *p)
+{
+	if (!p)
+		return;
+	/* Links first: no run reads a counter that is going away. */
+	profiler_bpf__destroy(p->skel);
+	if (p->pfd) {
+		for (size_t i = 0; i < p->ev.n * (size_t)p->ncpu; i++) {
+			if (p->pfd[i] >= 0)
+				close(p->pfd[i]);
+		}
+		free(p->pfd);
+	}
+	free(p);
+}
+
+uint32_t profiler__prog_id(const struct profiler *p)
+{
+	return p->id;
+}
+
+static uint32_t prog_fd_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+void profiler__own_ids(const struct profiler *p, uint32_t ids[2])
+{
+	ids[0] = prog_fd_id(bpf_program__fd(p->skel->progs.ebpftop_fentry));
+	ids[1] = prog_fd_id(bpf_program__fd(p->skel->progs.ebpftop_fexit));
+}

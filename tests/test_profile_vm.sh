@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# VM tier of the profiler: boot Debian's cloud kernel under QEMU TCG (the
+# project's hosts refuse fentry/fexit; that kernel allows them) with an
+# initramfs of busybox, ebpftop, tests/testload and tests/test_profile, and
+# run tests/test_profile there (tests/vm/guest_profile.sh). Skips (77)
+# without qemu, a static busybox or the kernel package; fails instead under
+# EBPFTOP_TEST_STRICT=1. The kernel is downloaded once into
+# $top_builddir/tests/vm/cache.
+. "${top_srcdir:-.}/tests/lib/testlib.sh"
+. "$top_srcdir/tests/vm/vmlib.sh"
+
+vm_tools || skip "$VM_WHY"
+vm_kernel || skip "$VM_WHY"
+for f in ebpftop tests/testload tests/test_profile; do
+	[ -x "$top_builddir/$f" ] || die "$top_builddir/$f is missing: build first (make check builds it)"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ebpftop-vm.XXXXXX") || die "no temporary directory"
+trap 'rm -rf "$work"' EXIT
+log=$top_builddir/tests/test_profile_vm.console
+stage=$work/root
+vm_stage "$stage" "$top_srcdir/tests/vm/guest_profile.sh" || die "cannot build the initramfs"
+vm_add "$stage" "$top_builddir/ebpftop" /b/ebpftop &&
+	vm_add "$stage" "$top_builddir/tests/testload" /b/tests/testload &&
+	vm_add "$stage" "$top_builddir/tests/test_profile" /b/tests/test_profile ||
+	die "cannot copy the binaries into the initramfs"
+# The TUI check drives ebpftop in tmux (setup.sh installs it).
+if command -v tmux >/dev/null 2>&1; then
+	vm_add "$stage" "$(command -v tmux)" /usr/bin/tmux &&
+		vm_add_terminfo "$stage" screen tmux &&
+		vm_add_locale "$stage" ||
+		die "cannot copy tmux into the initramfs"
+fi
+
+# EBPFTOP_TEST_SHOW=1: print the TUI's screen with the profile pane.
+[ -n "${EBPFTOP_TEST_SHOW:-}" ] && touch "$stage/b/show"
+echo "# booting $(basename "$VM_KERNEL") under QEMU TCG (console in $log)"
+start=$(date +%s)
+vm_boot "$stage" 600 "$log"
+rc=$?
+secs=$(($(date +%s) - start))
+# The guest's own lines (the console also carries firmware noise).
+if [ -n "${EBPFTOP_TEST_SHOW:-}" ]; then
+	tr -d '\r' <"$log" | sed -n '/EBPFTOP-VM: booted/,/^EBPFTOP-VM-RESULT/p' |
+		sed 's/.*\(EBPFTOP-VM: booted\)/\1/; s/^/guest: /'
+else
+	tr -d '\r' <"$log" | sed 's/.*\(EBPFTOP-VM: booted\)/\1/' |
+		grep -E '^(EBPFTOP-VM|ok:|not ok:|FAIL|SKIP|ERROR|#|test_profile|ebpftop:)' |
+		sed 's/^/guest: /'
+fi
+echo "# the VM ran ${secs}s"
+case $rc in
+0) ok "profiler checks passed in the VM guest" ;;
+124) fail "the VM did not finish within 600 s" ;;
+125) fail "the VM gave no result (did it boot? see $log)" ;;
+*) fail "the profiler checks failed in the VM guest (status $rc)" ;;
+esac
+finish
