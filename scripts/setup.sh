@@ -12,11 +12,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
 # Build: toolchain, autotools, libraries, BPF toolchain.
-# Tests: tmux (TUI), iproute2 (veth, netns), procps/util-linux (ps, setpriv), man-db/groff (man page).
+# Tests: tmux (TUI), iproute2 (veth, netns), procps/util-linux (ps, setpriv), man-db/groff (man page),
+# qemu-system-x86/busybox-static (the profiler's VM tier: Debian's cloud kernel under QEMU).
 packages="gcc make autoconf automake pkg-config \
 libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev \
 clang llvm bpftool \
-tmux iproute2 procps util-linux man-db groff-base"
+tmux iproute2 procps util-linux man-db groff-base \
+qemu-system-x86 busybox-static"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "setup.sh: run as root (it installs Debian packages)" >&2

@@ -17,8 +17,11 @@
 #include <bpf/libbpf.h>
 
 #include "analysis/rates.h"
+#include "analysis/regress.h"
 #include "collect/prog_table.h"
 #include "collect/stats.h"
+#include "demo/demo.h"
+#include "profiler/session.h"
 
 volatile sig_atomic_t app_quit;
 
@@ -140,19 +143,122 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		a->stats = NULL;
 		return err;
 	}
+	if (o->demo) {
+		struct demo_params dp = {
+			.pps = o->demo_pps,
+			.regress_after_s = o->demo_regress_after,
+		};
+
+		err = demo__start(&a->demo, &dp, msg, msglen);
+		if (err) {
+			prog_table__free(a->table);
+			stats_ctl__free(a->stats);
+			a->table = NULL;
+			a->stats = NULL;
+			return err;
+		}
+	}
 	return 0;
 }
 
 void app_fini(struct app *a)
 {
+	/* The profiler first: its links hold the program it profiles. */
+	app_profile_stop(a);
+	/* The demo first: its program goes before collection stops. */
+	demo__stop(a->demo);
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
+	regress__free(a->regress);
 	free(a->snap.rows);
 	memset(a, 0, sizeof(*a));
 }
 
+/* Read the profiler after a sample; it ends when its program went away. */
+static void app_profile_update(struct app *a)
+{
+	const struct prog_sample *target = NULL;
+	struct snapshot *s = &a->snap;
+	uint32_t id;
+
+	if (!a->prof)
+		return;
+	id = prof_session_id(a->prof);
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		if (s->rows[i].s->id == id) {
+			target = s->rows[i].s;
+			break;
+		}
+	}
+	if (prof_session_update(a->prof, target, a->prof_msg,
+				sizeof(a->prof_msg))) {
+		prof_session_stop(a->prof);
+		a->prof = NULL;
+	}
+	s->profile = a->prof ? prof_session_report(a->prof) : NULL;
+}
+
+int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+{
+	int err;
+
+	app_profile_stop(a);
+	a->prof_msg[0] = '\0';
+	err = prof_session_start(&a->prof, id, a->opts->events, msg, msglen);
+	a->snap.profile = a->prof ? prof_session_report(a->prof) : NULL;
+	return err;
+}
+
+void app_profile_stop(struct app *a)
+{
+	prof_session_stop(a->prof);
+	a->prof = NULL;
+	a->snap.profile = NULL;
+}
+
+bool app_profiling(const struct app *a)
+{
+	return a->prof != NULL;
+}
+
+/* The regression detector's verdict on every row (after the rates). */
+static int regress_rows(struct app *a)
+{
+	struct snapshot *s = &a->snap;
+	int err = 0;
+
+	if (!a->regress) {
+		struct regress_params p;
+
+		regress_params_default(&p);
+		p.threshold_pct = a->opts->regress_threshold;
+		p.window = a->opts->regress_window;
+		a->regress = regress__new(&p);
+		if (!a->regress) {
+			for (size_t i = 0; i < s->nr_rows; i++)
+				memset(&s->rows[i].reg, 0, sizeof(s->rows[i].reg));
+			return -ENOMEM;
+		}
+	}
+	regress__begin(a->regress, s->time);
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		struct prog_row *row = &s->rows[i];
+
+		/* Runs in the interval: NAN on the first sample, then ignored. */
+		if (regress__update(a->regress, row->s->id, row->s->tag,
+				    row->s->name, row->r.ns_per_run,
+				    row->r.runs_per_s * s->interval_s,
+				    &row->reg))
+			err = -ENOMEM;
+	}
+	regress__end(a->regress);
+	return err;
+}
+
 int app_sample(struct app *a)
 {
+	enum stats_state stats_prev;
+	bool counted;
 	struct snapshot *s = &a->snap;
 	struct timespec wall;
 	uint64_t t, pt;
@@ -160,6 +266,7 @@ int app_sample(struct app *a)
 	long ncpu;
 	int err;
 
+	demo__tick(a->demo);
 	err = prog_table__refresh(a->table);
 	if (err) {
 		/* The rows may point into samples the failed refresh freed. */
@@ -167,7 +274,15 @@ int app_sample(struct app *a)
 		return err;
 	}
 	clock_gettime(CLOCK_REALTIME, &wall);
+	/*
+	 * The kernel counts only while stats are on: an interval is
+	 * measured only if they were on at both ends of it.
+	 */
+	stats_prev = s->stats;
 	s->stats = stats_ctl__state(a->stats);
+	counted = stats_state_on(s->stats) && stats_state_on(stats_prev) &&
+		  a->stats_toggles == a->stats_toggles_seen;
+	a->stats_toggles_seen = a->stats_toggles;
 	n = prog_table__count(a->table);
 	if (n > a->rows_cap) {
 		struct prog_row *r = realloc(s->rows, n * sizeof(*r));
@@ -186,23 +301,26 @@ int app_sample(struct app *a)
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	s->ncpus = ncpu > 0 ? (unsigned int)ncpu : 0;
 	s->nr_rows = n;
-	s->total_cpu_pct = pt && stats_state_on(s->stats) ? 0.0 : (double)NAN;
+	s->total_cpu_pct = pt && counted ? 0.0 : (double)NAN;
 	s->seq++;
 	for (size_t i = 0; i < n; i++) {
 		struct prog_row *row = &s->rows[i];
 
 		row->s = prog_table__sample(a->table, i);
 		rates_compute(prog_table__prev(a->table, i), row->s,
-			      pt ? t - pt : 0, stats_state_on(s->stats),
+			      pt ? t - pt : 0, counted,
 			      &row->r);
 		if (!isnan(row->r.cpu_pct))
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
-	return 0;
+	app_profile_update(a);
+	return regress_rows(a);
 }
 
 int app_toggle_stats(struct app *a)
 {
+	/* Off and on again within one interval also loses runs. */
+	a->stats_toggles++;
 	return stats_ctl__toggle(a->stats);
 }
 

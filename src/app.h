@@ -10,7 +10,10 @@
 #include "analysis/snapshot.h"
 #include "cli.h"
 
+struct demo;
+struct prof_session;
 struct prog_table;
+struct regress;
 struct stats_ctl;
 
 /* What one run of ebpftop owns: collection state and the latest snapshot. */
@@ -21,6 +24,12 @@ struct app {
 	struct snapshot snap;
 	size_t rows_cap;
 	char kernel[65];
+	unsigned int stats_toggles;	/* key s presses ... */
+	unsigned int stats_toggles_seen; /* ... as of the last sample */
+	struct demo *demo;	/* the --demo workload, NULL without it */
+	struct regress *regress; /* the regression detector, from the first sample */
+	struct prof_session *prof; /* the program being profiled, NULL if none */
+	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
 };
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */
@@ -36,6 +45,17 @@ void app_fini(struct app *a);
 
 /* Take a sample and rebuild a->snap (rows in id order). 0 or -errno. */
 int app_sample(struct app *a);
+
+/*
+ * Profile program @id with the events of -e (key p, option -p): replaces
+ * any profile running. 0, or a negative errno with the reason in @msg.
+ * While it runs, a->snap.profile has its report; when the program goes
+ * away it stops and a->prof_msg says why.
+ */
+int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen);
+/* Stop profiling: nothing of the profiler stays attached. */
+void app_profile_stop(struct app *a);
+bool app_profiling(const struct app *a);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
 int app_toggle_stats(struct app *a);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/regress.h"
+
 const struct cli_option cli_options[] = {
 	{ "delay", 'd', "SECS", "refresh interval in seconds, decimal (default 1.0, minimum 0.1)" },
 	{ "iterations", 'n', "N", "exit after N refreshes (TUI and batch)" },
@@ -19,6 +21,14 @@ const struct cli_option cli_options[] = {
 	{ "sort", 's', "KEY", "initial sort: cpu (default), nsrun, runs, id, name, type, runcnt, runtime" },
 	{ "filter", 'f', "TEXT", "show programs whose name, type or owner contains TEXT" },
 	{ "no-stats", 0, NULL, "do not turn run-time stats on at start" },
+	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30)" },
+	{ "regress-window", 0, "N", "refreshes in a row a rise must last to be flagged (and a recovery to clear it), 1 to 100 (default 3)" },
+	{ "demo", 0, NULL, "run the demo workload: an XDP classifier on a private veth pair, fed with UDP traffic" },
+	{ "demo-pps", 0, "N", "demo traffic in packets per second, 1 to 1000000 (default 20000; needs --demo)" },
+	{ "demo-regress-after", 0, "SECS", "land the demo's regression after SECS seconds, decimal (needs --demo)" },
+	{ "profile", 'p', "ID", "profile program ID from the start: fentry/fexit counters per run (TUI and batch)" },
+	{ "events", 'e', "LIST", "profiler events, comma-separated: presets default, topdown, cache, tlb, sw, or libpfm4 event strings" },
+	{ "list-events", 0, NULL, "print the presets and their event encodings on this machine, then exit" },
 	{ "version", 'V', NULL, "print the version and exit" },
 	{ "help", 'h', NULL, "print this help and exit" },
 };
@@ -49,7 +59,11 @@ void cli_usage(FILE *f)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-22s %s\n", left, o->help);
+		/* Long option names get a line of their own. */
+		if (strlen(left) > 22)
+			fprintf(f, "  %s\n  %-22s %s\n", left, "", o->help);
+		else
+			fprintf(f, "  %-22s %s\n", left, o->help);
 	}
 	fprintf(f, "\nKeys in the TUI: press h, ? or F1. "
 		   "See ebpftop(8) for fields and overhead.\n"
@@ -136,19 +150,125 @@ static int parse_count(const char *s, unsigned long *out)
 	return 0;
 }
 
+/* -p ID: a program id, 1 to 2^32-1. */
+static int parse_prog_id(const char *s, uint32_t *out)
+{
+	unsigned long v;
+
+	if (parse_count(s, &v) || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * -e LIST: only its shape here (the names are resolved with libpfm4 at
+ * start); at most 8 names, none empty.
+ */
+static int check_events(const char *s, char *err, size_t errlen)
+{
+	size_t items = 1;
+
+	if (!*s)
+		return fail(err, errlen, "--events: the list is empty (give presets or event names, comma-separated)");
+	for (const char *p = s; *p; p++) {
+		if (*p != ',')
+			continue;
+		if (p == s || !p[1] || p[1] == ',')
+			return fail(err, errlen, "--events: empty event name in '%s'", s);
+		items++;
+	}
+	if (items > 8)
+		return fail(err, errlen, "--events: too many events in '%s' (at most 8 at a time)", s);
+	return 0;
+}
+
+/* --demo, --demo-pps, --demo-regress-after. */
+static int parse_demo_option(const char *name, const char *arg,
+			     struct ebpftop_opts *o, char *err, size_t errlen)
+{
+	unsigned long pps;
+	double secs;
+	char *end;
+
+	if (!strcmp(name, "demo")) {
+		o->demo = true;
+		return 0;
+	}
+	if (!strcmp(name, "demo-pps")) {
+		if (parse_count(arg, &pps) || pps > CLI_DEMO_PPS_MAX)
+			return fail(err, errlen,
+				    "--demo-pps: '%s' is not a whole number from 1 to %u",
+				    arg, CLI_DEMO_PPS_MAX);
+		o->demo_pps = (unsigned int)pps;
+		return 0;
+	}
+	/* Written as --delay is; any time above 0, up to a day. */
+	if (!*arg || strspn(arg, "0123456789.") != strlen(arg))
+		return fail(err, errlen,
+			    "--demo-regress-after: '%s' is not a decimal number of seconds",
+			    arg);
+	errno = 0;
+	secs = strtod(arg, &end);
+	if (errno || end == arg || *end || !(secs > 0.0) ||
+	    secs > CLI_DELAY_MAX)
+		return fail(err, errlen,
+			    "--demo-regress-after: '%s' is not a number of seconds above 0 and at most %.0f",
+			    arg, CLI_DELAY_MAX);
+	o->demo_regress_after = secs;
+	return 0;
+}
+
+/* --regress-threshold PCT and --regress-window N. */
+static int parse_regress_option(const char *name, const char *arg,
+				struct ebpftop_opts *o, char *err,
+				size_t errlen)
+{
+	unsigned long n;
+	char *end;
+	double v;
+
+	if (!strcmp(name, "regress-window")) {
+		if (parse_count(arg, &n) || n < REGRESS_WINDOW_MIN ||
+		    n > REGRESS_WINDOW_MAX)
+			return fail(err, errlen,
+				    "--regress-window: '%s' is not a whole number from %u to %u",
+				    arg, REGRESS_WINDOW_MIN, REGRESS_WINDOW_MAX);
+		o->regress_window = (unsigned int)n;
+		return 0;
+	}
+	/* Plain decimal digits, as --delay: no sign, exponent or "%". */
+	errno = 0;
+	v = strtod(arg, &end);
+	if (*arg && strspn(arg, "0123456789.") == strlen(arg) && !errno &&
+	    end != arg && !*end && v >= REGRESS_THRESHOLD_MIN &&
+	    v <= REGRESS_THRESHOLD_MAX) {
+		o->regress_threshold = v;
+		return 0;
+	}
+	return fail(err, errlen,
+		    "--regress-threshold: '%s' is not a percentage from %.0f to %.0f",
+		    arg, REGRESS_THRESHOLD_MIN, REGRESS_THRESHOLD_MAX);
+}
+
 int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 	      size_t errlen)
 {
 	struct option longopts[sizeof(cli_options) / sizeof(cli_options[0]) + 1];
-	char shortopts[2 * sizeof(cli_options) / sizeof(cli_options[0]) + 2];
+	char shortopts[2 * sizeof(cli_options) / sizeof(cli_options[0]) + 3];
 	size_t ns = 0;
 	int c, action = CLI_RUN;
 
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
 	o->sort = SORT_CPU;
+	o->regress_threshold = REGRESS_THRESHOLD_DEFAULT;
+	o->regress_window = REGRESS_WINDOW_DEFAULT;
 
-	shortopts[ns++] = ':';	/* report a missing argument as ':' */
+	/* '+': stop at the first operand (there are none); ':': report a
+	 * missing argument as ':'. */
+	shortopts[ns++] = '+';
+	shortopts[ns++] = ':';
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		longopts[i] = (struct option){
 			.name = cli_options[i].long_name,
@@ -212,6 +332,17 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 		case 'f':
 			o->filter = *arg ? arg : NULL;
 			break;
+		case 'p':
+			if (parse_prog_id(arg, &o->profile_id))
+				return fail(err, errlen,
+					    "--profile: '%s' is not a program id (a whole number from 1 to %u)",
+					    arg, UINT32_MAX);
+			break;
+		case 'e':
+			if (check_events(arg, err, errlen))
+				return -EINVAL;
+			o->events = arg;
+			break;
 		case 'V':
 			action = CLI_VERSION;
 			break;
@@ -228,10 +359,42 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 				o->no_stats = true;
 				break;
 			}
+			if (c >= OPT_LONG_BASE &&
+			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,
+				    "list-events")) {
+				action = CLI_LIST_EVENTS;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    !strncmp(cli_options[c - OPT_LONG_BASE].long_name,
+				     "regress-", 8)) {
+				ret = parse_regress_option(
+					cli_options[c - OPT_LONG_BASE].long_name,
+					arg, o, err, errlen);
+				if (ret)
+					return ret;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    !strncmp(cli_options[c - OPT_LONG_BASE].long_name,
+				     "demo", 4)) {
+				ret = parse_demo_option(
+					cli_options[c - OPT_LONG_BASE].long_name,
+					arg, o, err, errlen);
+				if (ret)
+					return ret;
+				break;
+			}
 			return fail(err, errlen, "unhandled option");
 		}
 	}
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (!o->demo && o->demo_pps)
+		return fail(err, errlen, "--demo-pps needs --demo");
+	if (!o->demo && o->demo_regress_after > 0.0)
+		return fail(err, errlen, "--demo-regress-after needs --demo");
+	if (!o->demo_pps)
+		o->demo_pps = CLI_DEMO_PPS_DEFAULT;
 	return action;
 }

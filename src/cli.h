@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/sort.h"
@@ -16,12 +17,20 @@ struct ebpftop_opts {
 	bool no_stats;
 	enum sort_key sort;
 	const char *filter;	/* NULL: everything */
+	double regress_threshold; /* percent above baseline that is flagged */
+	unsigned int regress_window; /* refreshes in a row to flag or clear */
+	bool demo;		/* run the demo workload */
+	unsigned int demo_pps;	/* demo packets per second */
+	double demo_regress_after; /* land the regression after; 0: never */
+	uint32_t profile_id;	/* -p: profile this program from the start; 0: none */
+	const char *events;	/* -e: profiler events; NULL: the default preset */
 };
 
 enum cli_action {
 	CLI_RUN,
 	CLI_HELP,
 	CLI_VERSION,
+	CLI_LIST_EVENTS,	/* --list-events */
 };
 
 /* One documented option; the table drives getopt, --help and a test. */
@@ -37,6 +46,8 @@ extern const size_t cli_nr_options;
 
 #define CLI_DELAY_MIN 0.1
 #define CLI_DELAY_MAX 86400.0
+#define CLI_DEMO_PPS_DEFAULT 20000u
+#define CLI_DEMO_PPS_MAX 1000000u
 
 /*
  * Parse the command line into @o. Returns a cli_action, or -EINVAL with a

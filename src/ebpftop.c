@@ -10,8 +10,31 @@
 #include "analysis/sort.h"
 #include "app.h"
 #include "cli.h"
+#include "demo/demo.h"
 #include "output/batch.h"
+#include "profiler/events.h"
 #include "ui/tui.h"
+
+/* What a record carries besides the programs: the demo's state. */
+static void batch_extras(struct app *a, struct batch_extra *x,
+			 struct batch_demo *d)
+{
+	uint64_t counts[DEMO__CLASSES] = { 0 };
+
+	memset(x, 0, sizeof(*x));
+	if (!a->demo)
+		return;
+	memset(d, 0, sizeof(*d));
+	d->regressed = demo__regressed(a->demo);
+	d->prog_id = demo__prog_id(a->demo);
+	demo__counts(a->demo, counts);	/* zeros if the map cannot be read */
+	for (int c = 0; c < DEMO__CLASSES && c < BATCH_DEMO_CLASSES_MAX; c++) {
+		d->names[c] = demo_class_name((enum demo_class)c);
+		d->counts[c] = counts[c];
+		d->nr_classes++;
+	}
+	x->demo = d;
+}
 
 /* Copy, filter and sort the snapshot's rows for printing. */
 static size_t view_rows(const struct app *a, struct prog_row **view,
@@ -40,6 +63,8 @@ static int run_batch(struct app *a)
 	const struct ebpftop_opts *o = a->opts;
 	unsigned long long next = app_now_ns();
 	struct prog_row *view = NULL;
+	struct batch_extra extra;
+	struct batch_demo demo;
 	size_t cap = 0;
 	int err = 0;
 
@@ -58,11 +83,22 @@ static int run_batch(struct app *a)
 				strerror(-err));
 			break;
 		}
+		if (a->prof_msg[0]) {
+			/* The profiled program went away: say so, go on. */
+			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
+			a->prof_msg[0] = '\0';
+		}
 		n = view_rows(a, &view, &cap);
+		if (a->snap.nr_rows && !view) {
+			fprintf(stderr, "ebpftop: out of memory\n");
+			err = -ENOMEM;
+			break;
+		}
+		batch_extras(a, &extra, &demo);
 		if (o->json)
-			batch_print_json(stdout, &a->snap, view, n);
+			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
-			batch_print_text(stdout, &a->snap, view, n);
+			batch_print_text_x(stdout, &a->snap, view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
 			/* The reader went away (EPIPE): that is how pipes end. */
 			if (errno != EPIPE) {
@@ -75,6 +111,9 @@ static int run_batch(struct app *a)
 		if (o->iterations && i + 1 >= o->iterations)
 			break;
 		next += (unsigned long long)(o->delay_s * 1e9);
+		/* Fell behind (stopped, or a slow refresh): do not burst. */
+		if (next <= app_now_ns())
+			next = app_now_ns() + (unsigned long long)(o->delay_s * 1e9);
 		app_sleep_until(next);
 	}
 	free(view);
@@ -101,12 +140,38 @@ int main(int argc, char **argv)
 		printf("ebpftop %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (action == CLI_LIST_EVENTS) {
+		if (events_list(stdout, msg, sizeof(msg)) || fflush(stdout)) {
+			fprintf(stderr, "ebpftop: --list-events: %s\n", msg);
+			return 1;
+		}
+		return 0;
+	}
+	if (opts.events) {
+		/* Event names are usage: a bad one stops us before anything starts. */
+		struct event_set set;
+
+		if (events_parse(opts.events, &set, msg, sizeof(msg))) {
+			fprintf(stderr, "ebpftop: --events: %s\n", msg);
+			return 2;
+		}
+	}
 
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		return 1;
+	}
+	if (opts.profile_id &&
+	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
+		/* Batch exits; the TUI shows why and runs on. */
+		if (opts.batch) {
+			fprintf(stderr, "ebpftop: %s\n", msg);
+			app_fini(&app);
+			return 1;
+		}
+		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
 	err = opts.batch ? run_batch(&app) : tui_run(&app);
 	app_fini(&app);

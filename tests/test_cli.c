@@ -385,6 +385,110 @@ static void test_parse_twice(void **state)
 	assert_int_equal(o.sort, SORT_NAME);
 }
 
+/* --demo and its two settings, which need it. */
+static void test_demo_options(void **state)
+{
+	static const char *const bad_pps[] = {
+		"0", "1000001", "abc", "", "-5", "1.5", "1e3", " 5", "5 ",
+		"+5", "0x10", "99999999999999999999",
+	};
+	static const char *const bad_after[] = {
+		"0", "0.0", "-1", "abc", "", "1e3", "inf", "nan", "86400.5",
+		"0x1", "1s", " 1", "+1", ".", "1.2.3",
+	};
+	struct ebpftop_opts o;
+	char eq[64];
+
+	assert_parses(CLI_RUN, &o, (const char *)NULL);
+	assert_false(o.demo);
+	assert_int_equal(o.demo_pps, CLI_DEMO_PPS_DEFAULT);
+	assert_true(o.demo_regress_after == 0.0);
+	assert_parses(CLI_RUN, &o, "--demo");
+	assert_true(o.demo);
+	assert_false(o.batch);
+	assert_int_equal(o.demo_pps, 20000);
+	assert_true(o.demo_regress_after == 0.0);
+	assert_parses(CLI_RUN, &o, "--demo", "--demo-pps", "1");
+	assert_int_equal(o.demo_pps, 1);
+	assert_parses(CLI_RUN, &o, "--demo-pps=1000000", "--demo");
+	assert_int_equal(o.demo_pps, CLI_DEMO_PPS_MAX);
+	assert_parses(CLI_RUN, &o, "--demo", "--demo-regress-after", "2.5");
+	assert_true(o.demo_regress_after == 2.5);
+	assert_parses(CLI_RUN, &o, "--demo", "--demo-regress-after=.05");
+	assert_true(o.demo_regress_after == 0.05);
+	assert_parses(CLI_RUN, &o, "-bjn3", "--demo", "--demo-pps", "500",
+		      "--demo-regress-after", "86400");
+	assert_true(o.demo && o.json && o.batch);
+	assert_int_equal(o.demo_pps, 500);
+	assert_true(o.demo_regress_after == 86400.0);
+	for (size_t i = 0; i < sizeof(bad_pps) / sizeof(bad_pps[0]); i++) {
+		assert_bad("--demo-pps", "--demo", "--demo-pps", bad_pps[i]);
+		snprintf(eq, sizeof(eq), "--demo-pps=%s", bad_pps[i]);
+		assert_bad("--demo-pps", "--demo", eq);
+	}
+	for (size_t i = 0; i < sizeof(bad_after) / sizeof(bad_after[0]); i++) {
+		assert_bad("--demo-regress-after", "--demo",
+			   "--demo-regress-after", bad_after[i]);
+		snprintf(eq, sizeof(eq), "--demo-regress-after=%s",
+			 bad_after[i]);
+		assert_bad("--demo-regress-after", eq, "--demo");
+	}
+	/* The settings alone are bad usage: they need --demo. */
+	assert_bad("--demo-pps", "--demo-pps", "100");
+	assert_bad("--demo", "--demo-pps", "100");
+	assert_bad("--demo-regress-after", "-b", "--demo-regress-after", "3");
+	assert_bad("--demo", "--demo=1");
+	assert_bad("--demo-pps", "--demo", "--demo-pps");
+	assert_bad("--demo-regress-after", "--demo", "--demo-regress-after");
+}
+
+/* --regress-threshold PCT and --regress-window N: defaults, range, words. */
+static void test_regress_options(void **state)
+{
+	static const char *const bad_pct[] = { "0", "0.5", "1000.5", "1001",
+					       "-5", "+30", "30%", "1e2",
+					       "", "abc", "0x1e", "3.0.0",
+					       "nan", "inf" };
+	static const char *const bad_n[] = { "0", "101", "-1", "+3", "3.5",
+					     "", "x", "1e1",
+					     "99999999999999999999" };
+	struct ebpftop_opts o;
+
+	assert_parses(CLI_RUN, &o, (const char *)NULL);
+	assert_true(o.regress_threshold == 30.0);
+	assert_int_equal(o.regress_window, 3);
+	assert_parses(CLI_RUN, &o, "--regress-threshold", "50");
+	assert_true(o.regress_threshold == 50.0);
+	assert_int_equal(o.regress_window, 3);
+	assert_parses(CLI_RUN, &o, "--regress-threshold=12.5");
+	assert_true(o.regress_threshold == 12.5);
+	assert_parses(CLI_RUN, &o, "--regress-threshold", "1");
+	assert_true(o.regress_threshold == 1.0);
+	assert_parses(CLI_RUN, &o, "--regress-threshold", "1000");
+	assert_true(o.regress_threshold == 1000.0);
+	assert_parses(CLI_RUN, &o, "--regress-window", "1");
+	assert_int_equal(o.regress_window, 1);
+	assert_parses(CLI_RUN, &o, "--regress-window=100");
+	assert_int_equal(o.regress_window, 100);
+	assert_parses(CLI_RUN, &o, "-b", "--regress-window", "5",
+		      "--regress-threshold", "20");
+	assert_int_equal(o.regress_window, 5);
+	assert_true(o.regress_threshold == 20.0);
+	assert_true(o.batch);
+	for (size_t i = 0; i < sizeof(bad_pct) / sizeof(bad_pct[0]); i++) {
+		char eq[64];
+
+		assert_bad("--regress-threshold", "--regress-threshold",
+			   bad_pct[i]);
+		snprintf(eq, sizeof(eq), "--regress-threshold=%s", bad_pct[i]);
+		assert_bad("--regress-threshold", eq);
+	}
+	for (size_t i = 0; i < sizeof(bad_n) / sizeof(bad_n[0]); i++)
+		assert_bad("--regress-window", "--regress-window", bad_n[i]);
+	assert_bad("--regress-window", "--regress-window");
+	assert_bad("--regress-threshold", "--regress-threshold");
+}
+
 static void test_usage(void **state)
 {
 	char *s = NULL;
@@ -406,6 +510,58 @@ static void test_usage(void **state)
 	free(s);
 }
 
+/* -p ID, -e LIST and --list-events (the profiler). */
+static void test_profile_options(void **state)
+{
+	static const char *const bad_ids[] = {
+		"0", "-1", "abc", "4294967296", "", "1.5", " 3", "3 ", "+3",
+		"0x10", "99999999999999999999",
+	};
+	static const char *const bad_events[] = {
+		"", ",", ",cycles", "cycles,", "cycles,,instructions",
+		"a,b,c,d,e,f,g,h,i",
+	};
+	struct ebpftop_opts o;
+
+	assert_parses(CLI_RUN, &o, (const char *)NULL);
+	assert_int_equal(o.profile_id, 0);
+	assert_null(o.events);
+	assert_parses(CLI_RUN, &o, "-p", "42");
+	assert_int_equal(o.profile_id, 42);
+	assert_parses(CLI_RUN, &o, "--profile=7", "-b");
+	assert_int_equal(o.profile_id, 7);
+	assert_true(o.batch);
+	assert_parses(CLI_RUN, &o, "-p9");
+	assert_int_equal(o.profile_id, 9);
+	assert_parses(CLI_RUN, &o, "--profile", "4294967295");
+	assert_int_equal(o.profile_id, 4294967295u);
+	for (size_t i = 0; i < sizeof(bad_ids) / sizeof(bad_ids[0]); i++) {
+		assert_bad("--profile", "-p", bad_ids[i]);
+		assert_bad("--profile", "--profile", bad_ids[i]);
+	}
+
+	/* Names are resolved at start (libpfm4); here only their shape. */
+	assert_parses(CLI_RUN, &o, "-e", "default");
+	assert_string_equal(o.events, "default");
+	assert_parses(CLI_RUN, &o, "--events=cycles,UOPS_ISSUED:ANY", "-p", "3");
+	assert_string_equal(o.events, "cycles,UOPS_ISSUED:ANY");
+	assert_int_equal(o.profile_id, 3);
+	assert_parses(CLI_RUN, &o, "-e", "a,b,c,d,e,f,g,h");
+	for (size_t i = 0; i < sizeof(bad_events) / sizeof(bad_events[0]); i++) {
+		assert_bad("--events", "-e", bad_events[i]);
+		assert_bad("--events", "--events", bad_events[i]);
+	}
+
+	assert_parses(CLI_LIST_EVENTS, &o, "--list-events");
+	assert_parses(CLI_LIST_EVENTS, &o, "-e", "sw", "--list-events");
+	assert_bad("--list-events", "--list-events=1");
+	/* Missing arguments name the option. */
+	assert_bad("-p", "-p");
+	assert_bad("-e", "-e");
+	assert_bad("--profile", "--profile");
+	assert_bad("--events", "--events");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +578,9 @@ int main(void)
 		cmocka_unit_test(test_flag_with_argument),
 		cmocka_unit_test(test_small_error_buffer),
 		cmocka_unit_test(test_parse_twice),
+		cmocka_unit_test(test_demo_options),
+		cmocka_unit_test(test_regress_options),
+		cmocka_unit_test(test_profile_options),
 		cmocka_unit_test(test_usage),
 	};
 

@@ -329,6 +329,79 @@ keys "$m" Enter
 wait_lacks "$m" "^ program [0-9]+ "
 ok "Enter shows the details of program $xdp (tag $tag), Enter closes"
 
+# ---- regression highlighting --------------------------------------------------
+
+# tl_cmd CMD: a testload command, answered by "ok".
+tl_cmd() {
+	local before
+
+	before=$(grep -c . "$tmp/tl.out")
+	echo "$1" >&8
+	poll 50 eval '[ "$(grep -c . "$tmp/tl.out")" -gt "$before" ]' ||
+		fail "testload did not answer '$1'"
+	[ "$(tail -n1 "$tmp/tl.out")" = ok ] ||
+		fail "testload: $1 -> $(tail -n1 "$tmp/tl.out")"
+}
+
+step="regress"
+# R is the demo's switch: without --demo it says so, and is not on the bar.
+screen_lacks "$m" "RRegress" || fail "the key bar offers R without --demo"
+keys "$m" R
+wait_has "$m" "R works with --demo only"
+# A second view without colours or UTF-8: the marker must still say it.
+mono=mono$$
+start "$mono" 100 30 "$(printf 'env LC_ALL=C NO_COLOR=1 %s' \
+	"$(tui_cmd "$mono" vt100 -d 0.3 -f "$pid")")"
+wait_has "$mono" "^ *$xdp +xdp +xdp_test_pass "
+# Its details pane says when it has learnt the baseline of the busiest row.
+keys "$mono" Home Enter
+wait_has "$mono" "^ program $xdp "
+wait_has "$mono" "^ regress +baseline [0-9.]+ ns/run" 100
+screen_lacks "$m" "REGRESSION" || fail "REGRESSION on screen before any regression"
+keys "$m" Home Enter
+wait_has "$m" "^ program [0-9]+ "
+for _ in $(seq 10); do
+	screen_has "$m" "^ program $xdp " && break
+	keys "$m" j
+	sleep 0.2
+done
+wait_has "$m" "^ program $xdp "
+wait_has "$m" "^ regress +baseline [0-9.]+ ns/run"
+screen_has "$m" "^ history +no regression seen" || fail "details: history"
+ok "both views learnt the baseline of program $xdp"
+
+# The bad build lands: sixteen times the work per run.
+tl_cmd "slow xdp 1"
+wait_has "$m" "^REGRESSION: xdp_test_pass \+[0-9]+% ns/run" 60
+wait_has "$m" "^ *$xdp +xdp +xdp_test_pass .* ▲\+[0-9]+%"
+wait_has "$m" "^ regress +REGRESSED \+[0-9]+% since "
+wait_has "$mono" "^REGRESSION: xdp_test_pass \+[0-9]+% ns/run" 60
+wait_has "$mono" "^ *$xdp +xdp +xdp_test_pass .* \^\+[0-9]+%"
+ok "banner and row marker (▲ in UTF-8, ^ in ASCII, no colour needed)"
+
+keys "$m" l
+wait_has "$m" "^regression event log"
+wait_has "$m" "^[0-9:]{8} +ongoing +$xdp .*\+[0-9]+% +xdp_test_pass"
+keys "$m" x
+wait_lacks "$m" "^regression event log"
+ok "l opens the event log (the regression is ongoing), any key closes it"
+
+tl_cmd "slow xdp 0"
+wait_lacks "$m" "REGRESSION" 60
+wait_lacks "$m" "▲\+[0-9]+%"
+wait_has "$m" "^ history +[0-9:]{8}-[0-9:]{8} peak \+[0-9]+%"
+wait_lacks "$mono" "REGRESSION" 60
+keys "$m" l
+wait_has "$m" "^[0-9:]{8} +[0-9:]{8} +$xdp .*\+[0-9]+% +xdp_test_pass"
+keys "$m" l
+wait_lacks "$m" "^regression event log"
+keys "$m" Enter
+wait_lacks "$m" "^ program [0-9]+ "
+keys "$mono" q
+poll 50 session_gone "$mono" || fail "q did not end the monochrome session"
+wait_exit "$mono"
+ok "back to normal: the banner and marker clear, the log has start and end"
+
 step="stats"
 screen "$m"
 s0=$(header_stats)

@@ -9,7 +9,10 @@
  *                      -> "ok RUN_CNT RUN_TIME_NS" (kernel counters after)
  *     info NAME        -> "ok RUN_CNT RUN_TIME_NS"
  *     rate NAME PER_S  run NAME about PER_S times a second in the
- *                      background (0 stops) -> "ok"
+ *                      background (0 stops) -> "ok"; each program has its
+ *                      own rate, so several can run side by side
+ *     slow NAME 0|1    turn the slow path of NAME on or off (xdp only:
+ *                      sixteen times the work per run) -> "ok"
  *   EOF on stdin (or "quit") unloads everything and exits.
  *   NAME is xdp, socket, long or unnamed.
  */
@@ -37,8 +40,7 @@ struct loader {
 	int fds[P__MAX];
 	pthread_t thread;
 	bool thread_started;
-	atomic_int rate_prog;
-	atomic_uint rate_per_s;
+	atomic_uint rate_per_s[P__MAX];
 	atomic_bool stop;
 	pthread_mutex_t lock;	/* one test run at a time */
 };
@@ -70,14 +72,16 @@ static void *rate_thread(void *arg)
 	struct loader *l = arg;
 
 	while (!atomic_load(&l->stop)) {
-		unsigned int per_s = atomic_load(&l->rate_per_s);
-		/* Ten batches a second keep the rate steady at any size. */
-		unsigned int batch = per_s / 10;
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 
-		if (batch) {
+		for (int p = 0; p < P__MAX; p++) {
+			/* Ten batches a second keep the rate steady at any size. */
+			unsigned int batch = atomic_load(&l->rate_per_s[p]) / 10;
+
+			if (!batch)
+				continue;
 			pthread_mutex_lock(&l->lock);
-			test_run(l->fds[atomic_load(&l->rate_prog)], batch);
+			test_run(l->fds[p], batch);
 			pthread_mutex_unlock(&l->lock);
 		}
 		nanosleep(&ts, NULL);
@@ -158,8 +162,17 @@ int main(void)
 			continue;
 		}
 		if (!strcmp(cmd, "rate") && n == 3) {
-			atomic_store(&l.rate_prog, p);
-			atomic_store(&l.rate_per_s, (unsigned int)arg);
+			atomic_store(&l.rate_per_s[p], (unsigned int)arg);
+			printf("ok\n");
+			continue;
+		}
+		if (!strcmp(cmd, "slow") && n == 3) {
+			if (p != P_XDP || arg > 1) {
+				printf("error slow takes xdp and 0 or 1: %s", line);
+				continue;
+			}
+			/* The program reads it at every run: no reload. */
+			l.skel->bss->slow = (__u32)arg;
 			printf("ok\n");
 			continue;
 		}

@@ -6,13 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/profile.h"
 #include "analysis/rates.h"
+#include "analysis/regress.h"
 #include "analysis/sample.h"
 
 /* One program in a refresh: its sample and what analysis made of it. */
 struct prog_row {
 	const struct prog_sample *s;
 	struct prog_rates r;
+	struct prog_regression reg;	/* the regression detector's verdict */
 };
 
 /* Whether run-time stats are on, and who turned them on. */
@@ -40,6 +43,7 @@ struct snapshot {
 	struct prog_row *rows;		/* every program, table order */
 	double total_cpu_pct;		/* all programs, percent of one CPU */
 	unsigned long seq;		/* refresh number, from 1 */
+	const struct profile_report *profile; /* NULL when not profiling */
 };
 
 /* Share of all online CPUs taken by BPF programs, in percent (NAN if unknown). */

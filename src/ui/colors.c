@@ -12,6 +12,8 @@ enum pair {
 	PAIR_ON_GREEN,
 	PAIR_ON_CYAN,
 	PAIR_ON_BLUE,
+	PAIR_RED,
+	PAIR_ON_RED,
 	PAIR__MAX,
 };
 
@@ -22,6 +24,8 @@ static const short pair_colors[PAIR__MAX][2] = {
 	[PAIR_ON_GREEN] = { COLOR_BLACK, COLOR_GREEN },
 	[PAIR_ON_CYAN] = { COLOR_BLACK, COLOR_CYAN },
 	[PAIR_ON_BLUE] = { COLOR_WHITE, COLOR_BLUE },
+	[PAIR_RED] = { COLOR_RED, -1 },
+	[PAIR_ON_RED] = { COLOR_WHITE, COLOR_RED },
 };
 
 static const attr_t schemes[SCHEME__MAX][ROLE__MAX] = {
@@ -38,6 +42,9 @@ static const attr_t schemes[SCHEME__MAX][ROLE__MAX] = {
 		[ROLE_KEYBAR_LABEL] = COLOR_PAIR(PAIR_ON_CYAN),
 		[ROLE_DETAILS_TITLE] = COLOR_PAIR(PAIR_ON_BLUE) | A_BOLD,
 		[ROLE_DETAILS_LABEL] = COLOR_PAIR(PAIR_CYAN),
+		[ROLE_REGRESSED] = COLOR_PAIR(PAIR_RED) | A_BOLD,
+		[ROLE_FLAG] = COLOR_PAIR(PAIR_ON_RED) | A_BOLD,
+		[ROLE_BANNER] = COLOR_PAIR(PAIR_ON_RED) | A_BOLD,
 	},
 	/* Reverse marks bars; bold and underline mark what stands out. */
 	[SCHEME_MONOCHROME] = {
@@ -53,6 +60,10 @@ static const attr_t schemes[SCHEME__MAX][ROLE__MAX] = {
 		[ROLE_KEYBAR_LABEL] = A_REVERSE,
 		[ROLE_DETAILS_TITLE] = A_BOLD | A_UNDERLINE,
 		[ROLE_DETAILS_LABEL] = A_BOLD,
+		/* The FLAG column's text says it without colour. */
+		[ROLE_REGRESSED] = A_BOLD,
+		[ROLE_FLAG] = A_REVERSE | A_BOLD,
+		[ROLE_BANNER] = A_REVERSE | A_BOLD,
 	},
 };
 

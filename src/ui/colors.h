@@ -18,6 +18,9 @@ enum color_role {
 	ROLE_KEYBAR_LABEL,
 	ROLE_DETAILS_TITLE,
 	ROLE_DETAILS_LABEL,
+	ROLE_REGRESSED,		/* a row whose ns/run regressed */
+	ROLE_FLAG,		/* its marker in the FLAG column */
+	ROLE_BANNER,		/* "REGRESSION: name +240% ns/run" */
 	ROLE__MAX,
 };
 

@@ -4,6 +4,7 @@
 #include "ui/layout.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ static const char *const labels[COL__MAX] = {
 	[COL_CPU] = "CPU%",
 	[COL_RUNCNT] = "RUN_CNT",
 	[COL_RUNTIME] = "RUN_TIME",
+	[COL_FLAG] = "FLAG",
 	[COL_OWNERS] = "OWNERS",
 };
 
@@ -37,10 +39,17 @@ static const int fixed_w[COL__MAX] = {
 	[COL_RUNTIME] = 9,
 };
 
-/* Which columns go first when the terminal is narrow. */
+/* The FLAG column: as wide as its widest marker, within these. */
+#define FLAG_MIN 4
+#define FLAG_MAX 8
+
+/*
+ * Which columns go first when the terminal is narrow. The regression
+ * marker goes last: with NAME it says what is on fire.
+ */
 static const enum col drop_order[] = {
 	COL_OWNERS, COL_RUNTIME, COL_RUNCNT, COL_TYPE,
-	COL_NSRUN,  COL_RUNS,    COL_CPU,    COL_ID,
+	COL_NSRUN,  COL_RUNS,    COL_CPU,    COL_ID,    COL_FLAG,
 };
 
 const char *col_label(enum col c)
@@ -50,7 +59,8 @@ const char *col_label(enum col c)
 
 bool col_right(enum col c)
 {
-	return c != COL_TYPE && c != COL_NAME && c != COL_OWNERS;
+	return c != COL_TYPE && c != COL_NAME && c != COL_OWNERS &&
+	       c != COL_FLAG;
 }
 
 static int clamp(int v, int lo, int hi)
@@ -73,6 +83,9 @@ void layout_columns(int width, const struct col_wants *want,
 	}
 	out->w[COL_ID] = want->id > 5 ? want->id : 5;
 	out->w[COL_TYPE] = clamp(want->type, 5, TYPE_MAX);
+	/* Only while something shown is flagged: no room taken otherwise. */
+	out->shown[COL_FLAG] = want->flag > 0;
+	out->w[COL_FLAG] = clamp(want->flag, FLAG_MIN, FLAG_MAX);
 	for (;;) {
 		int need;
 
@@ -117,9 +130,18 @@ void layout_columns(int width, const struct col_wants *want,
 
 void layout_screen(int lines, bool details, struct screen_layout *l)
 {
+	layout_screen_x(lines, details, false, false, l);
+}
+
+void layout_screen_x(int lines, bool details, bool banner, bool demo,
+		     struct screen_layout *l)
+{
 	int y = 0, end;
 
 	l->header_y = lines >= 1 ? y++ : -1;
+	/* Each extra line leaves the table at least four rows. */
+	l->banner_y = banner && lines >= 9 ? y++ : -1;
+	l->demo_y = demo && lines >= 10 ? y++ : -1;
 	l->status_y = lines >= 4 ? y++ : -1;
 	l->keybar_y = lines >= 5 ? lines - 1 : -1;
 	end = l->keybar_y >= 0 ? l->keybar_y : lines;
@@ -263,4 +285,31 @@ double layout_boot_to_wall(uint64_t boot_ns, double now_real_s,
 {
 	/* In doubles: a stamp "after now" must not wrap around to 2554. */
 	return now_real_s - ((double)now_boot_ns - (double)boot_ns) / 1e9;
+}
+
+int layout_flag(char *buf, size_t len, double pct, bool utf8, int width)
+{
+	/* U+25B2 ▲: three bytes, one column. */
+	const char *arrow = utf8 ? "\xe2\x96\xb2" : "^";
+	char num[32];
+	int n;
+
+	if (isnan(pct))
+		snprintf(num, sizeof(num), "?");
+	else if (pct < 9999.5)
+		snprintf(num, sizeof(num), "%+.0f%%", pct);
+	else if (pct < 999499.0)
+		snprintf(num, sizeof(num), "+%.0fk%%", pct / 1000.0);
+	else
+		snprintf(num, sizeof(num), "+>999k%%");
+	n = (int)strlen(num);
+	if (width > n) {
+		snprintf(buf, len, "%s%s", arrow, num);
+		return n + 1;
+	}
+	/* No room for the arrow: the number alone (cut if it must be). */
+	if (width < 0)
+		width = 0;
+	snprintf(buf, len, "%.*s", width, num);
+	return (int)strlen(buf);
 }

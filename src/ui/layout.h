@@ -24,6 +24,7 @@ enum col {
 	COL_CPU,
 	COL_RUNCNT,
 	COL_RUNTIME,
+	COL_FLAG,	/* the regression marker: "▲+240%" */
 	COL_OWNERS,
 	COL__MAX,
 };
@@ -39,6 +40,7 @@ struct col_wants {
 	int type;
 	int name;
 	int owners;
+	int flag;	/* widest regression marker; 0: none, no FLAG column */
 };
 
 struct col_layout {
@@ -58,6 +60,8 @@ void layout_columns(int width, const struct col_wants *want,
 /* Where each part of the screen goes; a y of -1 means "not shown". */
 struct screen_layout {
 	int header_y;
+	int banner_y;		/* "REGRESSION: ..." while something is flagged */
+	int demo_y;		/* the demo's class counters */
 	int status_y;
 	int colhdr_y;
 	int rows_y;
@@ -73,6 +77,19 @@ struct screen_layout {
  * table first.
  */
 void layout_screen(int lines, bool details, struct screen_layout *l);
+/*
+ * The same with the optional lines under the header: the regression
+ * banner (@banner) and the demo line (@demo), which small screens drop.
+ */
+void layout_screen_x(int lines, bool details, bool banner, bool demo,
+		     struct screen_layout *l);
+
+/*
+ * The flag cell of a regression of @pct percent in at most @width columns:
+ * "▲+240%" (with @utf8) or "^+240%"; large changes are scaled ("^+12k%").
+ * Returns the number of columns used.
+ */
+int layout_flag(char *buf, size_t len, double pct, bool utf8, int width);
 
 /*
  * The row to select after the view changed: the one with @id, or, when that

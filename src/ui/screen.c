@@ -12,9 +12,11 @@
 #include <time.h>
 
 #include "analysis/format.h"
+#include "analysis/regress.h"
 #include "ui/colors.h"
 #include "ui/keymap.h"
 #include "ui/layout.h"
+#include "ui/profile_pane.h"
 
 /* Widest cell we build; wider terminals get blank space past it. */
 #define CELL_MAX 1024
@@ -22,11 +24,14 @@
 /* Short names for the key bar; actions without one stay off the bar. */
 static const char *const bar_labels[ACT__MAX] = {
 	[ACT_DETAILS] = "Details",
+	[ACT_PROFILE] = "Profile",
 	[ACT_STATS] = "Stats",
 	[ACT_SORT_PREV] = "Sort",
 	[ACT_SORT_NEXT] = "Sort",
 	[ACT_FILTER] = "Filter",
 	[ACT_PAUSE] = "Pause",
+	[ACT_LOG] = "Log",
+	[ACT_DEMO_REGRESS] = "Regress",
 	[ACT_HELP] = "Help",
 	[ACT_QUIT] = "Quit",
 };
@@ -127,6 +132,92 @@ static void draw_header(const struct tui_state *t, int y)
 	put_text(y, 0, COLS, color(ROLE_HEADER), line, false, ellipsis(t));
 }
 
+/* The worst regression among the rows shown, and how many there are. */
+static const struct prog_row *worst_regression(const struct tui_state *t,
+					       size_t *count)
+{
+	const struct prog_row *worst = NULL;
+
+	*count = 0;
+	for (size_t i = 0; i < t->nview; i++) {
+		const struct prog_row *r = &t->view[i];
+
+		if (!r->reg.active)
+			continue;
+		(*count)++;
+		if (!worst || r->reg.change_pct > worst->reg.change_pct)
+			worst = r;
+	}
+	return worst;
+}
+
+static void fmt_clock(char *buf, size_t len, double unix_s)
+{
+	time_t tt = (time_t)unix_s;
+	struct tm tm;
+
+	snprintf(buf, len, "?");
+	if (!isnan(unix_s) && localtime_r(&tt, &tm))
+		strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* "REGRESSION: name +240% ns/run (+2 more)", only while one is flagged. */
+static void draw_banner(const struct tui_state *t, int y)
+{
+	const struct prog_row *w;
+	char line[CELL_MAX], chg[32], more[32] = "", when[16];
+	size_t k;
+
+	if (y < 0)
+		return;
+	w = worst_regression(t, &k);
+	if (!w)
+		return;
+	if (k > 1)
+		snprintf(more, sizeof(more), " (+%zu more)", k - 1);
+	fmt_clock(when, sizeof(when), w->reg.since);
+	snprintf(line, sizeof(line),
+		 "REGRESSION: %s %s ns/run%s  since %s: %.1f ns, baseline %.1f ns  (l: event log)",
+		 display_name(w->s),
+		 regress_fmt_change(chg, sizeof(chg), w->reg.change_pct), more,
+		 when, w->reg.current_ns, w->reg.baseline_ns);
+	fill(y, 0, COLS, color(ROLE_BANNER));
+	put_text(y, 0, COLS, color(ROLE_BANNER), line, false, ellipsis(t));
+}
+
+/* The demo's class counters and its switch. */
+static void draw_demo(const struct tui_state *t, int y)
+{
+	struct demo *d = t->app->demo;
+	char line[CELL_MAX];
+	size_t off;
+
+	if (y < 0 || !d)
+		return;
+	off = (size_t)snprintf(line, sizeof(line), "demo: program %" PRIu32,
+			       demo__prog_id(d));
+	for (int c = 0; c < DEMO__CLASSES && off < sizeof(line); c++) {
+		int n;
+
+		if (t->demo_ok)
+			n = snprintf(line + off, sizeof(line) - off,
+				     "  %s %" PRIu64,
+				     demo_class_name((enum demo_class)c),
+				     t->demo_counts[c]);
+		else
+			n = snprintf(line + off, sizeof(line) - off, "  %s ?",
+				     demo_class_name((enum demo_class)c));
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	if (off < sizeof(line))
+		snprintf(line + off, sizeof(line) - off,
+			 "  regressed: %s  (R lands/reverts)",
+			 demo__regressed(d) ? "yes" : "no");
+	put_text(y, 0, COLS, color(ROLE_STATUS), line, false, ellipsis(t));
+}
+
 /* The status line; returns the cursor column when the prompt is open. */
 static int draw_status(const struct tui_state *t, int y,
 		       unsigned long long now)
@@ -182,6 +273,12 @@ static void measure(const struct tui_state *t, struct col_wants *w)
 		n = (int)strlen(fmt_owners(buf, sizeof(buf), s));
 		if (n > w->owners)
 			w->owners = n;
+		if (t->view[i].reg.active) {
+			n = layout_flag(buf, sizeof(buf),
+					t->view[i].reg.change_pct, t->utf8, 8);
+			if (n > w->flag)
+				w->flag = n;
+		}
 	}
 }
 
@@ -228,7 +325,8 @@ static void draw_row(const struct tui_state *t, int y,
 		     bool selected)
 {
 	const struct prog_sample *s = row->s;
-	attr_t attr = color(selected ? ROLE_SELECTED : ROLE_NORMAL);
+	attr_t attr = color(selected ? ROLE_SELECTED :
+			    row->reg.active ? ROLE_REGRESSED : ROLE_NORMAL);
 	char buf[512];
 
 	if (selected)
@@ -238,6 +336,19 @@ static void draw_row(const struct tui_state *t, int y,
 
 		if (!cl->shown[c])
 			continue;
+		if (c == COL_FLAG) {
+			int w = cl->w[c] < COLS - cl->x[c] ? cl->w[c] :
+							     COLS - cl->x[c];
+
+			/* The marker is the flag without colour: ▲ or ^. */
+			if (!row->reg.active || w <= 0)
+				continue;
+			layout_flag(buf, sizeof(buf), row->reg.change_pct,
+				    t->utf8, w);
+			attrset(color(ROLE_FLAG));
+			mvaddstr(y, cl->x[c], buf);
+			continue;
+		}
 		switch (c) {
 		case COL_ID:
 			snprintf(buf, sizeof(buf), "%" PRIu32, s->id);
@@ -347,9 +458,9 @@ static void pane_line(struct pane *p, const char *label, const char *fmt, ...)
 			/* Break after the last space that fits, if any. */
 			int cut = w;
 
-			while (cut > w / 2 && s[cut - 1] != ' ')
+			while (cut > 1 && cut > w / 2 && s[cut - 1] != ' ')
 				cut--;
-			n = s[cut - 1] == ' ' ? cut : w;
+			n = cut > 0 && s[cut - 1] == ' ' ? cut : w;
 		}
 		if (n >= (int)sizeof(chunk))
 			n = (int)sizeof(chunk) - 1;
@@ -406,6 +517,65 @@ static const struct prog_row *selected_row(const struct tui_state *t)
 	if (t->nview && t->sel < t->nview && t->view[t->sel].s->id == t->sel_id)
 		return &t->view[t->sel];
 	return NULL;
+}
+
+/* "06:22:56-06:23:40 +935%" of one event into @buf; returns @buf. */
+static char *fmt_event_span(char *buf, size_t len,
+			    const struct regress_event *e)
+{
+	char a[16], b[16], chg[32];
+
+	fmt_clock(a, sizeof(a), e->start);
+	if (isnan(e->end))
+		snprintf(b, sizeof(b), "now");
+	else
+		fmt_clock(b, sizeof(b), e->end);
+	snprintf(buf, len, "%s-%s peak %s (baseline %.1f ns%s)", a, b,
+		 regress_fmt_change(chg, sizeof(chg), e->peak_pct),
+		 e->baseline_ns, e->gone ? ", program went away" : "");
+	return buf;
+}
+
+/* What the detector knows of the program: baseline, now, its history. */
+static void draw_details_regress(struct pane *p, const struct tui_state *t,
+				 const struct prog_row *row)
+{
+	const struct prog_regression *g = &row->reg;
+	const struct regress *r = t->app->regress;
+	char buf[2048], chg[32], when[16], span[256];
+	size_t off = 0, n = r ? regress__nr_events(r) : 0;
+
+	if (g->active) {
+		fmt_clock(when, sizeof(when), g->since);
+		pane_line(p, "regress", "REGRESSED %s since %s: %.1f ns/run against a baseline of %.1f ns",
+			  regress_fmt_change(chg, sizeof(chg), g->change_pct),
+			  when, g->current_ns, g->baseline_ns);
+	} else if (isnan(g->baseline_ns)) {
+		pane_line(p, "regress",
+			  "learning the baseline (refreshes with 100 runs or more count)");
+	} else {
+		pane_line(p, "regress",
+			  "baseline %.1f ns/run, now %.1f ns (%s), flagged above %.1f ns",
+			  g->baseline_ns, g->current_ns,
+			  regress_fmt_change(chg, sizeof(chg), g->change_pct),
+			  g->limit_ns);
+	}
+	/* Its regressions, newest first, across reloads (same tag and name). */
+	buf[0] = '\0';
+	for (size_t i = n; i-- > 0 && off < sizeof(buf);) {
+		const struct regress_event *e = regress__event(r, i);
+		int k;
+
+		if (strcmp(e->tag, row->s->tag) || strcmp(e->name, row->s->name))
+			continue;
+		k = snprintf(buf + off, sizeof(buf) - off, "%s%s",
+			     off ? "; " : "",
+			     fmt_event_span(span, sizeof(span), e));
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+	pane_line(p, "history", "%s", off ? buf : "no regression seen");
 }
 
 static void draw_details(const struct tui_state *t, int y, int h)
@@ -474,6 +644,7 @@ static void draw_details(const struct tui_state *t, int y, int h)
 		  s->run_cnt, s->run_time_ns,
 		  fmt_duration(rt, sizeof(rt), s->run_time_ns),
 		  s->recursion_misses);
+	draw_details_regress(&p, t, row);
 	fmt_owners(buf, sizeof(buf), s);
 	pane_line(&p, "owners", "%s",
 		  buf[0] ? buf : "none (pinned or held by a link)");
@@ -512,6 +683,7 @@ static void draw_help(const struct tui_state *t)
 		"RUNS/S   runs per second over the last interval",
 		"CPU%     share of one CPU (can pass 100 on several CPUs)",
 		"RUN_CNT  RUN_TIME  the kernel's totals since the program loaded",
+		"FLAG     ns/run regressed: change against the program's baseline (l: log)",
 		"A blank rate has no value yet: first refresh, or stats off.",
 	};
 	const char *ell = ellipsis(t);
@@ -547,6 +719,65 @@ static void draw_help(const struct tui_state *t)
 			 "press any key to close this help", false, ell);
 }
 
+/* The regression event log, newest first, over the whole screen. */
+static void draw_log(const struct tui_state *t)
+{
+	const struct regress *r = t->app->regress;
+	size_t n = r ? regress__nr_events(r) : 0;
+	const char *ell = ellipsis(t);
+	char buf[CELL_MAX];
+	int y = 0;
+
+	snprintf(buf, sizeof(buf),
+		 "regression event log: %zu regression%s remembered (the last %d at most)",
+		 n, n == 1 ? "" : "s", REGRESS_EVENTS_MAX);
+	fill(y, 0, COLS, color(ROLE_HEADER));
+	put_text(y++, 0, COLS, color(ROLE_HEADER), buf, false, ell);
+	if (r) {
+		const struct regress_params *p = regress__params(r);
+
+		snprintf(buf, sizeof(buf),
+			 "flagged: ns/run %.0f%% or more above baseline and above its noise, %u refreshes in a row",
+			 p->threshold_pct, p->window);
+		put_text(y++, 0, COLS, color(ROLE_STATUS), buf, false, ell);
+	}
+	y++;
+	snprintf(buf, sizeof(buf), "%-8s  %-8s  %7s  %10s  %10s  %8s  %s",
+		 "START", "END", "ID", "BASELINE", "PEAK", "CHANGE", "NAME");
+	fill(y, 0, COLS, color(ROLE_COLHDR));
+	put_text(y++, 0, COLS, color(ROLE_COLHDR), buf, false, ell);
+	if (!n)
+		put_text(y++, 0, COLS, color(ROLE_NORMAL),
+			 "no regression flagged since ebpftop started", false,
+			 ell);
+	for (size_t i = n; i-- > 0 && y < LINES - 1; y++) {
+		const struct regress_event *e = regress__event(r, i);
+		char start[16], end[16], chg[32];
+		struct prog_sample s;
+
+		fmt_clock(start, sizeof(start), e->start);
+		if (isnan(e->end))
+			snprintf(end, sizeof(end), "ongoing");
+		else if (e->gone)
+			snprintf(end, sizeof(end), "gone");
+		else
+			fmt_clock(end, sizeof(end), e->end);
+		memset(&s, 0, sizeof(s));
+		snprintf(s.name, sizeof(s.name), "%s", e->name);
+		snprintf(buf, sizeof(buf),
+			 "%-8s  %-8s  %7" PRIu32 "  %7.1f ns  %7.1f ns  %8s  %s",
+			 start, end, e->id, e->baseline_ns, e->peak_ns,
+			 regress_fmt_change(chg, sizeof(chg), e->peak_pct),
+			 display_name(&s));
+		put_text(y, 0, COLS,
+			 color(isnan(e->end) ? ROLE_REGRESSED : ROLE_NORMAL),
+			 buf, false, ell);
+	}
+	if (LINES > 1)
+		put_text(LINES - 1, 0, COLS, color(ROLE_MESSAGE),
+			 "press any key to close the event log", false, ell);
+}
+
 static void draw_keybar(const struct tui_state *t, int y)
 {
 	int x = 0;
@@ -560,6 +791,8 @@ static void draw_keybar(const struct tui_state *t, int y)
 		int w;
 
 		if (!label)
+			continue;
+		if (b->action == ACT_DEMO_REGRESS && !t->app->demo)
 			continue;
 		/* Neighbours with one label share an entry: "<>Sort". */
 		while (i < keymap_len) {
@@ -593,7 +826,7 @@ void screen_draw(struct tui_state *t)
 {
 	unsigned long long now = app_now_ns();
 	struct screen_layout l;
-	int cursor_x;
+	int cursor_x, prof_y, prof_h;
 
 	erase();
 	if (t->help) {
@@ -603,11 +836,28 @@ void screen_draw(struct tui_state *t)
 		refresh();
 		return;
 	}
-	layout_screen(LINES, t->details, &l);
+	if (t->log) {
+		draw_log(t);
+		curs_set(0);
+		attrset(A_NORMAL);
+		refresh();
+		return;
+	}
+	{
+		size_t nreg;
+
+		worst_regression(t, &nreg);
+		layout_screen_x(LINES, t->details, nreg > 0,
+				t->app->demo != NULL, &l);
+	}
+	profile_pane_place(t->app, &l, &prof_y, &prof_h);
 	draw_header(t, l.header_y);
+	draw_banner(t, l.banner_y);
+	draw_demo(t, l.demo_y);
 	draw_table(t, &l);
 	if (t->details)
 		draw_details(t, l.details_y, l.details_h);
+	profile_pane_draw(t->app, prof_y, prof_h, t->utf8);
 	draw_keybar(t, l.keybar_y);
 	/* Last, so the cursor can stay at the end of the filter prompt. */
 	cursor_x = draw_status(t, l.status_y, now);

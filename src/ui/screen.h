@@ -9,6 +9,7 @@
 #include "analysis/snapshot.h"
 #include "analysis/sort.h"
 #include "app.h"
+#include "demo/demo.h"
 
 #define TUI_FILTER_MAX 128
 #define TUI_MSG_MAX 160
@@ -37,6 +38,9 @@ struct tui_state {
 	char msg[TUI_MSG_MAX];		/* transient, until msg_until */
 	unsigned long long msg_until;	/* CLOCK_MONOTONIC ns */
 	bool utf8;			/* the locale can show ▼ and … */
+	bool log;			/* the regression event log is open */
+	bool demo_ok;			/* demo_counts were read */
+	uint64_t demo_counts[DEMO__CLASSES]; /* as of the sample */
 };
 
 /* Draw the whole screen from @t (updates t->top and t->page). */

@@ -92,6 +92,9 @@ static void sample(struct tui_state *t)
 	} else {
 		t->stats = t->app->snap.stats;
 	}
+	/* The demo's counters, once per refresh rather than per redraw. */
+	if (t->app->demo)
+		t->demo_ok = !demo__counts(t->app->demo, t->demo_counts);
 	rebuild_view(t);
 }
 
@@ -190,6 +193,39 @@ static enum reaction act_details(struct tui_state *t)
 	return REACT_NONE;
 }
 
+/*
+ * p: profile the selected program, or stop. A refusal stays in the pane
+ * (the status line is too short for some reasons) until p again.
+ */
+static enum reaction act_profile(struct tui_state *t)
+{
+	struct app *a = t->app;
+	char msg[256];
+
+	if (app_profiling(a)) {
+		app_profile_stop(a);
+		set_msg(t, "profiling stopped: nothing of it stays attached");
+		return REACT_NONE;
+	}
+	if (a->prof_msg[0]) {
+		a->prof_msg[0] = '\0';
+		return REACT_NONE;
+	}
+	if (!t->nview) {
+		set_msg(t, "no program selected to profile");
+		return REACT_NONE;
+	}
+	set_msg(t, "attaching the profiler to program %u...", t->sel_id);
+	screen_draw(t);
+	if (app_profile_start(a, t->sel_id, msg, sizeof(msg))) {
+		snprintf(a->prof_msg, sizeof(a->prof_msg), "%s", msg);
+		set_msg(t, "%s", msg);
+	} else {
+		set_msg(t, "profiling program %u (p stops)", t->sel_id);
+	}
+	return REACT_NONE;
+}
+
 static enum reaction act_stats(struct tui_state *t)
 {
 	toggle_stats(t);
@@ -223,6 +259,33 @@ static enum reaction act_pause(struct tui_state *t)
 	return t->paused ? REACT_NONE : REACT_SAMPLE;
 }
 
+static enum reaction act_log(struct tui_state *t)
+{
+	t->log = true;
+	return REACT_NONE;
+}
+
+/* R: "deploy the bad build", or roll it back (demo only). */
+static enum reaction act_demo_regress(struct tui_state *t)
+{
+	struct demo *d = t->app->demo;
+	bool on;
+	int err;
+
+	if (!d) {
+		set_msg(t, "R works with --demo only");
+		return REACT_NONE;
+	}
+	on = !demo__regressed(d);
+	err = demo__set_regressed(d, on);
+	if (err)
+		set_msg(t, "cannot %s the regression: %s",
+			on ? "land" : "revert", strerror(-err));
+	else
+		set_msg(t, "regression %s", on ? "landed" : "reverted");
+	return REACT_NONE;
+}
+
 static enum reaction act_help(struct tui_state *t)
 {
 	t->help = true;
@@ -242,11 +305,14 @@ static enum reaction (*const actions[ACT__MAX])(struct tui_state *t) = {
 	[ACT_HOME] = act_home,
 	[ACT_END] = act_end,
 	[ACT_DETAILS] = act_details,
+	[ACT_PROFILE] = act_profile,
 	[ACT_STATS] = act_stats,
 	[ACT_SORT_PREV] = act_sort_prev,
 	[ACT_SORT_NEXT] = act_sort_next,
 	[ACT_FILTER] = act_filter,
 	[ACT_PAUSE] = act_pause,
+	[ACT_LOG] = act_log,
+	[ACT_DEMO_REGRESS] = act_demo_regress,
 	[ACT_HELP] = act_help,
 	[ACT_QUIT] = act_quit,
 };
@@ -294,6 +360,10 @@ static enum reaction handle_key(struct tui_state *t, int ch)
 	}
 	if (t->help) {
 		t->help = false;
+		return REACT_NONE;
+	}
+	if (t->log) {
+		t->log = false;
 		return REACT_NONE;
 	}
 	if (t->editing) {
