@@ -128,32 +128,21 @@ static void print_prog_json(struct jw *w, const struct prog_row *row)
 	const struct prog_sample *s = row->s;
 
 	jw_begin_object(w);
-	jw_key(w, "id");
-	jw_uint(w, s->id);
-	jw_key(w, "type");
-	jw_string(w, s->type_name);
-	jw_key(w, "name");
-	jw_string(w, s->name[0] ? s->name : NULL);
-	jw_key(w, "tag");
-	jw_string(w, s->tag);
-	jw_key(w, "run_cnt");
-	jw_uint(w, s->run_cnt);
-	jw_key(w, "run_time_ns");
-	jw_uint(w, s->run_time_ns);
-	jw_key(w, "runs_per_s");
-	jw_double(w, row->r.runs_per_s);
-	jw_key(w, "ns_per_run");
-	jw_double(w, row->r.ns_per_run);
-	jw_key(w, "cpu_pct");
-	jw_double(w, row->r.cpu_pct);
+	jw_uint_field(w, "id", s->id);
+	jw_string_field(w, "type", s->type_name);
+	jw_string_field(w, "name", s->name[0] ? s->name : NULL);
+	jw_string_field(w, "tag", s->tag);
+	jw_uint_field(w, "run_cnt", s->run_cnt);
+	jw_uint_field(w, "run_time_ns", s->run_time_ns);
+	jw_double_field(w, "runs_per_s", row->r.runs_per_s);
+	jw_double_field(w, "ns_per_run", row->r.ns_per_run);
+	jw_double_field(w, "cpu_pct", row->r.cpu_pct);
 	jw_key(w, "pids");
 	jw_begin_array(w);
 	for (uint32_t i = 0; i < s->nr_owners; i++) {
 		jw_begin_object(w);
-		jw_key(w, "pid");
-		jw_uint(w, s->owners[i].pid);
-		jw_key(w, "comm");
-		jw_string(w, s->owners[i].comm);
+		jw_uint_field(w, "pid", s->owners[i].pid);
+		jw_string_field(w, "comm", s->owners[i].comm);
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -161,14 +150,10 @@ static void print_prog_json(struct jw *w, const struct prog_row *row)
 	jw_key(w, "regression");
 	if (row->reg.active) {
 		jw_begin_object(w);
-		jw_key(w, "baseline_ns");
-		jw_double(w, row->reg.baseline_ns);
-		jw_key(w, "current_ns");
-		jw_double(w, row->reg.current_ns);
-		jw_key(w, "change_pct");
-		jw_double(w, row->reg.change_pct);
-		jw_key(w, "since");
-		jw_double(w, row->reg.since);
+		jw_double_field(w, "baseline_ns", row->reg.baseline_ns);
+		jw_double_field(w, "current_ns", row->reg.current_ns);
+		jw_double_field(w, "change_pct", row->reg.change_pct);
+		jw_double_field(w, "since", row->reg.since);
 		jw_end_object(w);
 	} else {
 		jw_null(w);
@@ -180,15 +165,12 @@ static void print_demo_json(struct jw *w, const struct batch_demo *d)
 {
 	jw_key(w, "demo");
 	jw_begin_object(w);
-	jw_key(w, "regressed");
-	jw_bool(w, d->regressed);
-	jw_key(w, "prog_id");
-	jw_uint(w, d->prog_id);
+	jw_bool_field(w, "regressed", d->regressed);
+	jw_uint_field(w, "prog_id", d->prog_id);
 	jw_key(w, "classes");
 	jw_begin_object(w);
 	for (size_t i = 0; i < d->nr_classes && i < BATCH_DEMO_CLASSES_MAX; i++) {
-		jw_key(w, d->names[i]);
-		jw_uint(w, d->counts[i]);
+		jw_uint_field(w, d->names[i], d->counts[i]);
 	}
 	jw_end_object(w);
 	jw_end_object(w);
@@ -208,12 +190,9 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 
 	jw_init(&w, f);
 	jw_begin_object(&w);
-	jw_key(&w, "time");
-	jw_double(&w, snap->time);
-	jw_key(&w, "interval_s");
-	jw_double(&w, snap->interval_s);
-	jw_key(&w, "stats_enabled");
-	jw_bool(&w, stats_state_on(snap->stats));
+	jw_double_field(&w, "time", snap->time);
+	jw_double_field(&w, "interval_s", snap->interval_s);
+	jw_bool_field(&w, "stats_enabled", stats_state_on(snap->stats));
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)

@@ -183,3 +183,27 @@ void jw_null(struct jw *w)
 	value_start(w);
 	fputs("null", w->f);
 }
+
+void jw_string_field(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w, s);
+}
+
+void jw_uint_field(struct jw *w, const char *key, uint64_t v)
+{
+	jw_key(w, key);
+	jw_uint(w, v);
+}
+
+void jw_double_field(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	jw_double(w, v);
+}
+
+void jw_bool_field(struct jw *w, const char *key, bool v)
+{
+	jw_key(w, key);
+	jw_bool(w, v);
+}

@@ -28,4 +28,10 @@ void jw_double(struct jw *w, double v);	/* NAN/inf: null */
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
 
+/* A key and its value in one call. */
+void jw_string_field(struct jw *w, const char *key, const char *s);
+void jw_uint_field(struct jw *w, const char *key, uint64_t v);
+void jw_double_field(struct jw *w, const char *key, double v);
+void jw_bool_field(struct jw *w, const char *key, bool v);
+
 #endif

@@ -13,46 +13,34 @@ void profile_print_json(struct jw *w, const struct profile_report *r)
 		return;
 	}
 	jw_begin_object(w);
-	jw_key(w, "id");
-	jw_uint(w, r->id);
-	jw_key(w, "runs");
-	jw_uint(w, r->runs);
-	jw_key(w, "partial_runs");
-	jw_uint(w, r->partial_runs);
+	jw_uint_field(w, "id", r->id);
+	jw_uint_field(w, "runs", r->runs);
+	jw_uint_field(w, "partial_runs", r->partial_runs);
 	jw_key(w, "events");
 	jw_begin_array(w);
 	for (size_t i = 0; i < r->nr_events && i < PROFILE_MAX_EVENTS; i++) {
 		const struct profile_event *e = &r->ev[i];
 
 		jw_begin_object(w);
-		jw_key(w, "name");
-		jw_string(w, e->name);
-		jw_key(w, "total");
-		jw_uint(w, e->total);
-		jw_key(w, "per_run");
-		jw_double(w, e->per_run);
-		jw_key(w, "enabled_pct");
-		jw_double(w, e->enabled_pct);
+		jw_string_field(w, "name", e->name);
+		jw_uint_field(w, "total", e->total);
+		jw_double_field(w, "per_run", e->per_run);
+		jw_double_field(w, "enabled_pct", e->enabled_pct);
 		jw_end_object(w);
 	}
 	jw_end_array(w);
 	jw_key(w, "topdown");
 	if (r->has_topdown) {
 		jw_begin_object(w);
-		jw_key(w, "retiring");
-		jw_double(w, r->td.retiring);
-		jw_key(w, "bad_speculation");
-		jw_double(w, r->td.bad_speculation);
-		jw_key(w, "frontend_bound");
-		jw_double(w, r->td.frontend_bound);
-		jw_key(w, "backend_bound");
-		jw_double(w, r->td.backend_bound);
+		jw_double_field(w, "retiring", r->td.retiring);
+		jw_double_field(w, "bad_speculation", r->td.bad_speculation);
+		jw_double_field(w, "frontend_bound", r->td.frontend_bound);
+		jw_double_field(w, "backend_bound", r->td.backend_bound);
 		jw_end_object(w);
 	} else {
 		jw_null(w);
 	}
-	jw_key(w, "overhead_ns_per_run");
-	jw_double(w, r->overhead_ns_per_run);
+	jw_double_field(w, "overhead_ns_per_run", r->overhead_ns_per_run);
 	jw_end_object(w);
 }
 
