@@ -29,6 +29,8 @@ struct app {
 	struct demo *demo;	/* the --demo workload, NULL without it */
 	struct regress *regress; /* the regression detector, from the first sample */
 	struct prof_session *prof; /* the program being profiled, NULL if none */
+	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
+	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
 };
 

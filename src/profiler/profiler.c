@@ -317,12 +317,29 @@ static int open_events(struct profiler *p, char *msg, size_t len)
 static int attach_links(struct profiler *p, char *msg, size_t len)
 {
 	libbpf_print_fn_t old = quiet_libbpf();
-	int err = profiler_bpf__attach(p->skel);
+	struct bpf_link *l;
+	int err = 0;
 
+	/*
+	 * fexit first: a run that starts between the two attachments then
+	 * meets an fexit without its fentry (counted as unpaired), never an
+	 * fentry without its fexit, which would leave the nesting depth
+	 * raised for good. The links go where the skeleton's destroy finds
+	 * them.
+	 */
+	l = bpf_program__attach(p->skel->progs.ebpftop_fexit);
+	if (!l)
+		err = -errno;
+	p->skel->links.ebpftop_fexit = l;
+	if (!err) {
+		l = bpf_program__attach(p->skel->progs.ebpftop_fentry);
+		if (!l)
+			err = -errno;
+		p->skel->links.ebpftop_fentry = l;
+	}
 	libbpf_set_print(old);
 	if (!err)
 		return 0;
-	err = err < 0 ? err : -errno;
 	if (err == -E2BIG)
 		fail(msg, len, "program %u has as many fentry/fexit programs attached as the kernel allows",
 		     p->id);
