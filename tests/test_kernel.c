@@ -574,6 +574,38 @@ static size_t record_ids(struct json_object *rec, uint64_t *ids, size_t max)
 }
 
 /* -f and -s work on the real list: owners' pids, names, counters. */
+/*
+ * A process that holds a program only through a BPF link is an owner too,
+ * found by the task_file iterator and by the /proc fallback alike.
+ */
+static void test_link_owner(void **state)
+{
+	const char *const *env = *state;
+	struct json_object *rec, *prog, *pids;
+	bool found = false;
+	pid_t holder;
+
+	assert_int_equal(tl_linkholder(&tl, TL_LONG, &holder), 0);
+	run_all(&cur, env, "1", "0.2");
+	rec = cur.rec[0];
+	prog = tu_record_prog(rec, tl.ids[TL_LONG]);
+	assert_non_null(prog);
+	pids = tu_get(prog, "pids");
+	assert_non_null(pids);
+	for (size_t i = 0; i < json_object_array_length(pids); i++) {
+		uint64_t pid;
+
+		if (tu_u64(json_object_array_get_idx(pids, i), "pid", &pid) &&
+		    (pid_t)pid == holder)
+			found = true;
+	}
+	if (!found)
+		fail_msg("%s: the link holder (pid %d) is not among the owners %s",
+			 variant_name(env), (int)holder,
+			 json_object_to_json_string(pids));
+	run_free(&cur);
+}
+
 static void test_filter_and_sort(void **state)
 {
 	static const char *const sorts[] = { "id", "runcnt", "name" };
@@ -690,6 +722,9 @@ int main(void)
 		  teardown, (void *)few_fds },
 		{ "steady_rate", test_steady_rate, setup, teardown, NULL },
 		{ "filter_and_sort", test_filter_and_sort, setup, teardown, NULL },
+		{ "link_owner", test_link_owner, setup, teardown, (void *)plain },
+		{ "link_owner/EBPFTOP_NO_PID_ITER", test_link_owner, setup,
+		  teardown, (void *)no_pid_iter },
 		{ "unload", test_unload, setup, teardown, (void *)plain },
 		{ "unload/EBPFTOP_NO_PROG_ITER", test_unload, setup, teardown,
 		  (void *)no_prog_iter },

@@ -13,17 +13,25 @@
  *                      own rate, so several can run side by side
  *     slow NAME 0|1    turn the slow path of NAME on or off (xdp only:
  *                      sixteen times the work per run) -> "ok"
+ *     linkholder NAME  fork a child that holds NAME (xdp or long) through
+ *                      an XDP link on the loopback of a namespace of its
+ *                      own, and through nothing else -> "ok CHILD_PID"
  *   EOF on stdin (or "quit") unloads everything and exits.
  *   NAME is xdp, socket, long or unnamed.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +97,56 @@ static void *rate_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * A child that owns @prog_fd's program only through a BPF link: it attaches
+ * an XDP link to the loopback of a private network namespace, then closes
+ * every other fd it inherited. Returns its pid or -errno.
+ */
+static pid_t spawn_link_holder(int prog_fd)
+{
+	int pfd[2];
+	pid_t pid;
+	char c = 'n';
+
+	if (pipe(pfd))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		pid = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return pid;
+	}
+	if (pid == 0) {
+		int link = -1;
+
+		/* It must not outlive the loader, whatever kills the loader. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (!unshare(CLONE_NEWNET))
+			link = bpf_link_create(prog_fd, (int)if_nametoindex("lo"),
+					       BPF_XDP, NULL);
+		/* Not even the loader's stdio: readers wait for its EOF. */
+		for (int fd = 0; fd < 4096; fd++) {
+			if (fd != link && fd != pfd[1])
+				close(fd);
+		}
+		c = link >= 0 ? 'y' : 'n';
+		if (write(pfd[1], &c, 1) != 1 || link < 0)
+			_exit(1);
+		close(pfd[1]);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &c, 1) != 1 || c != 'y') {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -EIO;
+	}
+	close(pfd[0]);
+	return pid;
+}
+
 static int load_unnamed(void)
 {
 	/* r0 = 0; exit: a socket filter loaded with no name and no BTF. */
@@ -121,6 +179,8 @@ static unsigned int prog_id(int fd)
 int main(void)
 {
 	struct loader l = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	pid_t holders[8];
+	int nholders = 0;
 	char line[256];
 	int ret = 1;
 
@@ -166,6 +226,22 @@ int main(void)
 			printf("ok\n");
 			continue;
 		}
+		if (!strcmp(cmd, "linkholder") && n == 2) {
+			pid_t pid;
+
+			if ((p != P_XDP && p != P_LONG) || nholders == 8) {
+				printf("error linkholder takes xdp or long: %s", line);
+				continue;
+			}
+			pid = spawn_link_holder(l.fds[p]);
+			if (pid < 0) {
+				printf("error %s\n", strerror((int)-pid));
+				continue;
+			}
+			holders[nholders++] = pid;
+			printf("ok %d\n", (int)pid);
+			continue;
+		}
 		if (!strcmp(cmd, "slow") && n == 3) {
 			if (p != P_XDP || arg > 1) {
 				printf("error slow takes xdp and 0 or 1: %s", line);
@@ -194,6 +270,10 @@ int main(void)
 	}
 	ret = 0;
 out:
+	for (int i = 0; i < nholders; i++) {
+		kill(holders[i], SIGKILL);
+		waitpid(holders[i], NULL, 0);
+	}
 	atomic_store(&l.stop, true);
 	if (l.thread_started)
 		pthread_join(l.thread, NULL);

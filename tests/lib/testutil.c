@@ -486,6 +486,23 @@ int tl_rate(struct testload *t, enum tl_prog p, unsigned long per_s)
 	return tl_cmd(t, cmd, NULL, NULL);
 }
 
+int tl_linkholder(struct testload *t, enum tl_prog p, pid_t *pid)
+{
+	char cmd[64], *line;
+	int v;
+
+	snprintf(cmd, sizeof(cmd), "linkholder %s\n", tl_names[p]);
+	if (t->p.in < 0 || write(t->p.in, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		return -EIO;
+	line = tu_readline(&t->p, 10000);
+	if (!line || sscanf(line, "ok %d", &v) != 1 || v <= 0) {
+		fprintf(stderr, "testload: %s -> %s\n", cmd, line ? line : "(nothing)");
+		return -EIO;
+	}
+	*pid = (pid_t)v;
+	return 0;
+}
+
 bool tl_stop(struct testload *t)
 {
 	tu_close_stdin(&t->p);

@@ -117,6 +117,11 @@ int tl_info(struct testload *t, enum tl_prog p, uint64_t *cnt, uint64_t *ns);
 int tl_rate(struct testload *t, enum tl_prog p, unsigned long per_s);
 /* EOF on its stdin, wait for it to unload and exit; true when it did. */
 bool tl_stop(struct testload *t);
+/*
+ * "linkholder NAME": a child of the loader that holds the program through
+ * an XDP link only (in a namespace of its own). 0 and its pid, or -EIO.
+ */
+int tl_linkholder(struct testload *t, enum tl_prog p, pid_t *pid);
 
 /* ---- ebpftop records ----------------------------------------------------- */
 
