@@ -251,8 +251,13 @@ static void regress_cycle(unsigned int window, double pct,
 	if (!flagged_at || flagged_at > window + 1)
 		fail_msg("not flagged within %u refreshes after the switch (flagged at %u)",
 			 window, flagged_at);
-	if (flagged_at < window)
-		fail_msg("flagged at refresh %u, sooner than the window of %u",
+	/*
+	 * Refresh 1 straddles the switch and is already high; a noisy high
+	 * refresh just before the switch may complete the run one refresh
+	 * early. Sooner than that would mean the window is not applied.
+	 */
+	if (flagged_at + 1 < window)
+		fail_msg("flagged at refresh %u, sooner than the window of %u allows",
 			 flagged_at, window);
 
 	/*
