@@ -267,7 +267,7 @@ static void regress_cycle(unsigned int window, double pct,
 	 */
 	t_before = wall_now();
 	tl_say("slow xdp 0\n");
-	for (k = 0; k < (unsigned int)window + 8;) {
+	for (k = 0; k < (unsigned int)window + 12;) {
 		rec = next_record(&xdp, &sock);
 		t_rec = tu_num(rec, "time");
 		if (flagged(sock))
@@ -287,9 +287,10 @@ static void regress_cycle(unsigned int window, double pct,
 		}
 		json_object_put(rec);
 	}
-	if (!cleared_at || cleared_at > window + 4)
+	/* Each noisy refresh during the recovery restarts the count. */
+	if (!cleared_at || cleared_at > window + 10)
 		fail_msg("the flag did not clear within %u refreshes after switching back (cleared at %u)",
-			 window + 4, cleared_at);
+			 window + 10, cleared_at);
 	if (cleared_at < window)
 		fail_msg("the flag cleared at refresh %u, sooner than the window of %u",
 			 cleared_at, window);
