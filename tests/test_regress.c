@@ -387,7 +387,7 @@ static void test_recovery(void **state)
 	assert_true(isnan(e->end));
 	/* Between the clear limit and the flag limit: still flagged. */
 	for (int i = 0; i < 20; i++)
-		assert_true(step(f, 122.0).active);
+		assert_true(step(f, 126.0).active);
 	/* Back down: two refreshes are not enough, three are. */
 	end = f->t;
 	assert_true(step(f, 100.0).active);

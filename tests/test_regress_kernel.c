@@ -262,7 +262,7 @@ static void regress_cycle(unsigned int window, double pct,
 
 	/*
 	 * Reverted: the flag clears after window refreshes in a row under the
-	 * clear limit (+15 % by default). A loaded machine can push a refresh
+	 * clear limit (+22.5 % by default). A loaded machine can push a refresh
 	 * of the fast program over it now and then, which only delays it.
 	 */
 	t_before = wall_now();

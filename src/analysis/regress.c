@@ -452,7 +452,12 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 			e->peak_pct = (cur / e->baseline_ns - 1.0) * 100.0;
 		}
 	}
-	if (x > st->baseline + band / 2.0) {
+	/*
+	 * Clear three quarters of the way up to the limit: a program's
+	 * cost after a revert settles a little off the old baseline often
+	 * enough that halfway kept flags up long after recovery.
+	 */
+	if (x > st->baseline + band * 0.75) {
 		st->under = 0;
 		return;
 	}
