@@ -17,6 +17,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "json_keys.h"
+
 #include "analysis/format.h"
 #include "output/batch.h"
 #include "output/json_writer.h"
@@ -342,25 +344,6 @@ static void assert_number_or_null(struct json_object *o, const char *key)
 	if (v && !is_number(v))
 		fail_msg("\"%s\" is a %s, not a number or null", key,
 			 json_type_to_name(json_object_get_type(v)));
-}
-
-/* The exact key set of @o, in any order. */
-static void assert_keys(struct json_object *o, const char *const *keys,
-			size_t n)
-{
-	size_t count = 0;
-
-	json_object_object_foreach(o, k, v) {
-		bool known = false;
-
-		(void)v;
-		for (size_t i = 0; i < n; i++)
-			known |= !strcmp(k, keys[i]);
-		if (!known)
-			fail_msg("unexpected key \"%s\"", k);
-		count++;
-	}
-	assert_int_equal(count, n);
 }
 
 static void test_batch_json_record(void **state)

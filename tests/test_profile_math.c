@@ -20,6 +20,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "json_keys.h"
+
 #include "analysis/profile.h"
 #include "bpf/profiler.h"
 #include "output/json_writer.h"
@@ -283,24 +285,6 @@ static char *json_of(const struct profile_report *r)
 	profile_print_json(&w, r);
 	assert_int_equal(fclose(f), 0);
 	return s;
-}
-
-static void assert_keys(struct json_object *o, const char *const *keys,
-			size_t n)
-{
-	size_t count = 0;
-
-	json_object_object_foreach(o, k, v) {
-		bool known = false;
-
-		(void)v;
-		for (size_t i = 0; i < n; i++)
-			known |= !strcmp(k, keys[i]);
-		if (!known)
-			fail_msg("unexpected key \"%s\"", k);
-		count++;
-	}
-	assert_int_equal(count, n);
 }
 
 static void test_json(void **state)
