@@ -11,12 +11,34 @@
 
 /* 1.4826 * MAD estimates the standard deviation of normal noise. */
 #define MAD_TO_SIGMA 1.4826
+/* The clear limit, as a fraction of the band; see clear_limit(). */
+#define CLEAR_FRACTION 0.75
+#define CLEAR_BIG_STEP 4.0
 /* Vanished programs remembered at most, whatever keep_gone says. */
 #define GONE_MAX 1024
 
 /* 10,000 programs must stay cheap: a tiny ring per program. */
 _Static_assert(REGRESS_HIST + REGRESS_RECENT <= 16,
 	       "keep the per-program rings at 16 doubles or fewer");
+
+/* What the detector has learnt about a program: moves with a reload. */
+struct rlearn {
+	bool active;			/* flagged */
+	unsigned char nhist, hpos, nrecent, rpos;
+	unsigned short over;		/* consecutive refreshes above the limit */
+	unsigned short under;		/* flagged: consecutive with the current
+					 * value under the clear limit */
+	double hist[REGRESS_HIST];	/* baseline samples, a ring */
+	double recent[REGRESS_RECENT];	/* latest valid samples, a ring */
+	double baseline;		/* median of hist */
+	double spread;			/* MAD of hist, as a sigma */
+	double pend_since;		/* first refresh of the run above the limit */
+	double clear_since;		/* first refresh of the run back under */
+	double since;			/* start of the flagged regression */
+	double peak;			/* flagged: highest current value */
+	double last_time;		/* time of the last valid refresh */
+	unsigned long event;		/* serial of its event, 0: none */
+};
 
 /* What the detector keeps per program: about 300 bytes with malloc's. */
 struct rstate {
@@ -32,19 +54,7 @@ struct rstate {
 	unsigned long last_seq;		/* refresh it was last seen at */
 	bool gone;
 	bool adopted;			/* took over a reloaded program */
-	bool active;
-	unsigned char nhist, hpos, nrecent, rpos;
-	unsigned short over;		/* consecutive refreshes above the limit */
-	unsigned short under;		/* flagged: consecutive under the clear limit */
-	double hist[REGRESS_HIST];	/* baseline samples, a ring */
-	double recent[REGRESS_RECENT];	/* latest valid samples, a ring */
-	double baseline;		/* median of hist */
-	double spread;			/* MAD of hist, as a sigma */
-	double pend_since;		/* first refresh of the run above the limit */
-	double clear_since;		/* first refresh of the run back under */
-	double since;			/* start of the flagged regression */
-	double last_time;		/* time of the last valid refresh */
-	unsigned long event;		/* serial of its event, 0: none */
+	struct rlearn l;
 };
 
 struct regress {
@@ -97,36 +107,36 @@ static double median_of(double *v, size_t n)
 static void baseline_update(struct rstate *st)
 {
 	double tmp[REGRESS_HIST];
-	size_t n = st->nhist;
+	size_t n = st->l.nhist;
 
-	memcpy(tmp, st->hist, n * sizeof(tmp[0]));
-	st->baseline = median_of(tmp, n);
+	memcpy(tmp, st->l.hist, n * sizeof(tmp[0]));
+	st->l.baseline = median_of(tmp, n);
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(st->hist[i] - st->baseline);
-	st->spread = MAD_TO_SIGMA * median_of(tmp, n);
+		tmp[i] = fabs(st->l.hist[i] - st->l.baseline);
+	st->l.spread = MAD_TO_SIGMA * median_of(tmp, n);
 }
 
 static void hist_push(struct rstate *st, double x)
 {
-	st->hist[st->hpos] = x;
-	st->hpos = (unsigned char)((st->hpos + 1) % REGRESS_HIST);
-	if (st->nhist < REGRESS_HIST)
-		st->nhist++;
+	st->l.hist[st->l.hpos] = x;
+	st->l.hpos = (unsigned char)((st->l.hpos + 1) % REGRESS_HIST);
+	if (st->l.nhist < REGRESS_HIST)
+		st->l.nhist++;
 	baseline_update(st);
 }
 
 static void recent_push(struct rstate *st, double x)
 {
-	st->recent[st->rpos] = x;
-	st->rpos = (unsigned char)((st->rpos + 1) % REGRESS_RECENT);
-	if (st->nrecent < REGRESS_RECENT)
-		st->nrecent++;
+	st->l.recent[st->l.rpos] = x;
+	st->l.rpos = (unsigned char)((st->l.rpos + 1) % REGRESS_RECENT);
+	if (st->l.nrecent < REGRESS_RECENT)
+		st->l.nrecent++;
 }
 
 /* The @k-th latest valid sample (0: the latest); @k < nrecent. */
 static double recent_last(const struct rstate *st, unsigned int k)
 {
-	return st->recent[(st->rpos + 2 * REGRESS_RECENT - 1 - k) %
+	return st->l.recent[(st->l.rpos + 2 * REGRESS_RECENT - 1 - k) %
 			  REGRESS_RECENT];
 }
 
@@ -134,7 +144,7 @@ static double recent_last(const struct rstate *st, unsigned int k)
 static double current_of(const struct rstate *st, unsigned int window)
 {
 	double tmp[REGRESS_RECENT];
-	unsigned int n = st->nrecent;
+	unsigned int n = st->l.nrecent;
 
 	if (window < n)
 		n = window;
@@ -147,14 +157,29 @@ static double current_of(const struct rstate *st, unsigned int window)
 
 static bool learnt(const struct regress *r, const struct rstate *st)
 {
-	return st->nhist >= r->p.warmup && st->baseline > 0.0;
+	return st->l.nhist >= r->p.warmup && st->l.baseline > 0.0;
 }
 
 /* Above baseline by the threshold and by the noise band, whichever is more. */
 static double band_of(const struct regress *r, const struct rstate *st)
 {
-	return fmax(st->baseline * r->p.threshold_pct / 100.0,
-		    r->p.noise_k * st->spread);
+	return fmax(st->l.baseline * r->p.threshold_pct / 100.0,
+		    r->p.noise_k * st->l.spread);
+}
+
+/*
+ * Where a flagged program counts as recovered: three quarters of the way
+ * up to the limit, so that a program hovering about the limit stays
+ * flagged instead of flapping. After a step of more than CLEAR_BIG_STEP
+ * bands (80 to 650 ns/run, say), coming back under the limit itself is
+ * enough: the pace of a shared host drifts by a fifth for seconds at a
+ * time, and that drift must not keep a reverted program flagged.
+ */
+static double clear_limit(const struct rstate *st, double band)
+{
+	if (st->l.peak - st->l.baseline > CLEAR_BIG_STEP * band)
+		return st->l.baseline + band;
+	return st->l.baseline + band * CLEAR_FRACTION;
 }
 
 /* ---- identity ------------------------------------------------------------- */
@@ -382,21 +407,21 @@ static void event_open(struct regress *r, struct rstate *st, uint32_t id,
 	e->id = id;
 	strncpy(e->name, name ? name : "", sizeof(e->name) - 1);
 	strncpy(e->tag, tag ? tag : "", sizeof(e->tag) - 1);
-	e->baseline_ns = st->baseline;
+	e->baseline_ns = st->l.baseline;
 	e->peak_ns = cur;
-	e->peak_pct = (cur / st->baseline - 1.0) * 100.0;
-	e->start = st->since;
+	e->peak_pct = (cur / st->l.baseline - 1.0) * 100.0;
+	e->start = st->l.since;
 	e->end = (double)NAN;
-	st->event = serial;
+	st->l.event = serial;
 }
 
 /* The program went away while flagged: its regression ends there. */
 static void event_close_gone(struct regress *r, struct rstate *st)
 {
-	struct regress_event *e = event_get(r, st->event);
+	struct regress_event *e = event_get(r, st->l.event);
 
 	if (e && isnan(e->end)) {
-		e->end = st->last_time;
+		e->end = st->l.last_time;
 		e->gone = true;
 	}
 }
@@ -410,73 +435,75 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	double band, cur;
 
 	recent_push(st, x);
-	st->last_time = r->now;
+	st->l.last_time = r->now;
 	if (!learnt(r, st)) {
 		hist_push(st, x);
 		return;
 	}
 	band = band_of(r, st);
-	if (!st->active) {
-		if (x > st->baseline + band) {
-			if (!st->over)
-				st->pend_since = r->now;
-			if (st->over < p->window)
-				st->over++;
-			if (st->over < p->window)
+	if (!st->l.active) {
+		if (x > st->l.baseline + band) {
+			if (!st->l.over)
+				st->l.pend_since = r->now;
+			if (st->l.over < p->window)
+				st->l.over++;
+			if (st->l.over < p->window)
 				return;
-			st->active = true;
-			st->under = 0;
-			st->since = st->pend_since;
-			event_open(r, st, id, tag, name,
-				   current_of(st, p->window));
+			st->l.active = true;
+			st->l.under = 0;
+			st->l.since = st->l.pend_since;
+			st->l.peak = current_of(st, p->window);
+			event_open(r, st, id, tag, name, st->l.peak);
 			return;
 		}
 		/*
 		 * The run above the limit broke: it was the program's own
 		 * noise, which the baseline and its spread should know.
 		 */
-		for (unsigned int k = st->over < st->nrecent ? st->over :
-							      st->nrecent - 1u;
+		for (unsigned int k = st->l.over < st->l.nrecent ? st->l.over :
+							      st->l.nrecent - 1u;
 		     k >= 1; k--)
 			hist_push(st, recent_last(st, k));
-		st->over = 0;
+		st->l.over = 0;
 		hist_push(st, x);
 		return;
 	}
 	cur = current_of(st, p->window);
-	{
-		struct regress_event *e = event_get(r, st->event);
+	if (cur > st->l.peak) {
+		struct regress_event *e = event_get(r, st->l.event);
 
+		st->l.peak = cur;
 		if (e && cur > e->peak_ns) {
 			e->peak_ns = cur;
 			e->peak_pct = (cur / e->baseline_ns - 1.0) * 100.0;
 		}
 	}
 	/*
-	 * Clear three quarters of the way up to the limit: a program's
-	 * cost after a revert settles a little off the old baseline often
-	 * enough that halfway kept flags up long after recovery.
+	 * The test is on the current value, the median of the last few
+	 * refreshes, so that one refresh hit by an interrupt storm does not
+	 * restart the count while a recovered program waits for its flag to
+	 * clear.
 	 */
-	if (x > st->baseline + band * 0.75) {
-		st->under = 0;
+	if (cur > clear_limit(st, band)) {
+		st->l.under = 0;
 		return;
 	}
-	if (!st->under)
-		st->clear_since = r->now;
-	if (++st->under < p->window)
+	if (!st->l.under)
+		st->l.clear_since = r->now;
+	if (++st->l.under < p->window)
 		return;
 	/* Recovered: the recovering samples are normal ones again. */
 	{
-		struct regress_event *e = event_get(r, st->event);
-		unsigned int n = st->under < st->nrecent ? st->under :
-							   st->nrecent;
+		struct regress_event *e = event_get(r, st->l.event);
+		unsigned int n = st->l.under < st->l.nrecent ? st->l.under :
+							   st->l.nrecent;
 
 		if (e && isnan(e->end))
-			e->end = st->clear_since;
-		st->active = false;
-		st->event = 0;
-		st->over = 0;
-		st->under = 0;
+			e->end = st->l.clear_since;
+		st->l.active = false;
+		st->l.event = 0;
+		st->l.over = 0;
+		st->l.under = 0;
 		for (unsigned int k = n; k >= 1; k--)
 			hist_push(st, recent_last(st, k - 1));
 	}
@@ -487,14 +514,14 @@ static void report(const struct regress *r, const struct rstate *st,
 {
 	bool ok = learnt(r, st);
 
-	out->active = st->active;
-	out->baseline_ns = ok ? st->baseline : (double)NAN;
+	out->active = st->l.active;
+	out->baseline_ns = ok ? st->l.baseline : (double)NAN;
 	out->current_ns = current_of(st, r->p.window);
 	out->change_pct = ok && !isnan(out->current_ns) ?
-				  (out->current_ns / st->baseline - 1.0) * 100.0 :
+				  (out->current_ns / st->l.baseline - 1.0) * 100.0 :
 				  (double)NAN;
-	out->limit_ns = ok ? st->baseline + band_of(r, st) : (double)NAN;
-	out->since = st->active ? st->since : (double)NAN;
+	out->limit_ns = ok ? st->l.baseline + band_of(r, st) : (double)NAN;
+	out->since = st->l.active ? st->l.since : (double)NAN;
 }
 
 /* Drop a program's state for good. */
@@ -550,23 +577,8 @@ static void take_over(struct regress *r, struct rstate *to,
 	struct regress_event *e;
 
 	to->adopted = true;
-	to->active = from->active;
-	to->nhist = from->nhist;
-	to->hpos = from->hpos;
-	to->nrecent = from->nrecent;
-	to->rpos = from->rpos;
-	to->over = from->over;
-	to->under = from->under;
-	memcpy(to->hist, from->hist, sizeof(to->hist));
-	memcpy(to->recent, from->recent, sizeof(to->recent));
-	to->baseline = from->baseline;
-	to->spread = from->spread;
-	to->pend_since = from->pend_since;
-	to->clear_since = from->clear_since;
-	to->since = from->since;
-	to->last_time = from->last_time;
-	to->event = from->event;
-	e = event_get(r, to->event);
+	to->l = from->l;
+	e = event_get(r, to->l.event);
 	if (e)
 		e->id = to->id;
 }
@@ -645,7 +657,7 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 		st = find_gone(r, tk, nh);
 		if (st) {
 			/* A reload: the same program under a new id. */
-			struct regress_event *e = event_get(r, st->event);
+			struct regress_event *e = event_get(r, st->l.event);
 
 			gone_remove(r, st);
 			st->gone = false;
@@ -653,7 +665,7 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 			st->id = id;
 			if (e) {
 				e->id = id;
-				if (st->active) {
+				if (st->l.active) {
 					e->end = (double)NAN;
 					e->gone = false;
 				}
@@ -666,7 +678,7 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 			st->tag = tk;
 			st->name_hash = nh;
 			st->first_seq = r->seq;
-			st->last_time = (double)NAN;
+			st->l.last_time = (double)NAN;
 			key_insert(r, st);
 		}
 		id_insert(r, st);
@@ -692,7 +704,7 @@ void regress__end(struct regress *r)
 		young = find_young(r, st);
 		if (young) {
 			take_over(r, young, st);
-			st->event = 0;	/* the young one carries it on */
+			st->l.event = 0;	/* the young one carries it on */
 			forget(r, st);
 			continue;
 		}
