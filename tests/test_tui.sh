@@ -387,7 +387,8 @@ wait_lacks "$m" "^regression event log"
 ok "l opens the event log (the regression is ongoing), any key closes it"
 
 tl_cmd "slow xdp 0"
-wait_lacks "$m" "REGRESSION" 60
+# A few refreshes after the cost is back down; host noise may add seconds.
+wait_lacks "$m" "REGRESSION" 200
 wait_lacks "$m" "▲\+[0-9]+%"
 wait_has "$m" "^ history +[0-9:]{8}-[0-9:]{8} peak \+[0-9]+%"
 wait_lacks "$mono" "REGRESSION" 60
