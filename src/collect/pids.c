@@ -17,6 +17,7 @@
 
 #include "bpf/iters.h"
 #include "pid_iter.skel.h"
+#include "quiet.h"
 
 struct pid_scan {
 	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
@@ -134,12 +135,6 @@ fail:
 	return err;
 }
 
-static int silent_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return 0;
-}
-
 struct pid_scan *pid_scan__new(bool try_iter)
 {
 	struct pid_scan *p = calloc(1, sizeof(*p));
@@ -149,7 +144,7 @@ struct pid_scan *pid_scan__new(bool try_iter)
 		return NULL;
 	/* A failed load is expected on some kernels: keep libbpf quiet. */
 	if (try_iter) {
-		old = libbpf_set_print(silent_print);
+		old = libbpf_quiet();
 		iter_open(p);
 		libbpf_set_print(old);
 	}

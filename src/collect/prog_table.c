@@ -18,6 +18,7 @@
 #include "bpf/iters.h"
 #include "collect/pids.h"
 #include "prog_iter.skel.h"
+#include "quiet.h"
 
 /*
  * The table keeps an fd on every program between refreshes, so that a
@@ -63,12 +64,6 @@ struct prog_table {
 	size_t fd_budget;		/* how many fds the table may hold */
 };
 
-static int silent_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return 0;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -87,7 +82,7 @@ static uint32_t prog_fd_id(int fd)
 
 static int iter_open(struct prog_table *t)
 {
-	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+	libbpf_print_fn_t old = libbpf_quiet();
 	int err = 0;
 
 	t->skel = prog_iter_bpf__open_and_load();

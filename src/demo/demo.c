@@ -30,6 +30,7 @@
 #include "demo/netlink.h"
 #include "demo/packet.h"
 #include "xdp_classifier.skel.h"
+#include "quiet.h"
 
 _Static_assert(DEMO_FIZZBUZZ == XDPC_FIZZBUZZ && DEMO_FIZZ == XDPC_FIZZ &&
 		       DEMO_BUZZ == XDPC_BUZZ &&
@@ -302,15 +303,9 @@ static void *demo_thread(void *arg)
 	return NULL;
 }
 
-static int silent_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return 0;
-}
-
 static int load_classifier(struct demo *d, char *msg, size_t msglen)
 {
-	libbpf_print_fn_t old = libbpf_set_print(silent_print);
+	libbpf_print_fn_t old = libbpf_quiet();
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 	int err = 0;
