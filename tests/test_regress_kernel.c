@@ -165,10 +165,10 @@ static void trace_prog(struct json_object *xdp)
 }
 
 /* A failed check, with the trace of the XDP program's refreshes so far. */
-#define fail_traced(...)                                                  \
-	do {                                                              \
+#define fail_traced(...)                                                    \
+	do {                                                                \
 		printf("# xdp ns/run per refresh (* flagged):%s\n", trace); \
-		fail_msg(__VA_ARGS__);                                    \
+		fail_msg(__VA_ARGS__);                                      \
 	} while (0)
 
 static bool flagged(struct json_object *prog)

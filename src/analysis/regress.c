@@ -137,7 +137,7 @@ static void recent_push(struct rstate *st, double x)
 static double recent_last(const struct rstate *st, unsigned int k)
 {
 	return st->l.recent[(st->l.rpos + 2 * REGRESS_RECENT - 1 - k) %
-			  REGRESS_RECENT];
+			    REGRESS_RECENT];
 }
 
 /* The current value: median of the latest min(window, kept) samples. */
@@ -460,8 +460,8 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 		 * The run above the limit broke: it was the program's own
 		 * noise, which the baseline and its spread should know.
 		 */
-		for (unsigned int k = st->l.over < st->l.nrecent ? st->l.over :
-							      st->l.nrecent - 1u;
+		for (unsigned int k = st->l.over < st->l.nrecent ?
+					      st->l.over : st->l.nrecent - 1u;
 		     k >= 1; k--)
 			hist_push(st, recent_last(st, k));
 		st->l.over = 0;
@@ -496,7 +496,7 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	{
 		struct regress_event *e = event_get(r, st->l.event);
 		unsigned int n = st->l.under < st->l.nrecent ? st->l.under :
-							   st->l.nrecent;
+							     st->l.nrecent;
 
 		if (e && isnan(e->end))
 			e->end = st->l.clear_since;
