@@ -8,6 +8,11 @@
  * well-formed "regression" object; the socket filter beside it is never
  * flagged; switching back clears the flag.
  *
+ * The host's own pace varies (a virtual CPU descheduled in the middle of a
+ * run adds the wait to that run): a flag on a steady program is accepted
+ * only when ebpftop's figures show the rise that justifies it, and a
+ * baseline spoilt that way while learning is learnt again.
+ *
  * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
  * Only the loader's own programs are asserted on.
  */
@@ -176,6 +181,49 @@ static bool flagged(struct json_object *prog)
 	return tu_get(prog, "regression") != NULL;
 }
 
+/* A program's ns/run, refresh by refresh, for one cycle. */
+struct series {
+	double v[256];
+	unsigned int n;
+};
+
+static void series_push(struct series *s, struct json_object *prog)
+{
+	if (s->n < sizeof(s->v) / sizeof(s->v[0]))
+		s->v[s->n++] = tu_num(prog, "ns_per_run");
+}
+
+/*
+ * A flag on a program the test holds steady is a false flag, unless the
+ * figures ebpftop printed show a real rise: the last @window refreshes
+ * that had an ns/run all above the flag's baseline by @pct or more. That
+ * happens when the host itself slows down for a second or so (seen here:
+ * +30% for several seconds); the detector cannot tell that from code, and
+ * is right to flag it.
+ */
+static bool rise_in_figures(const struct series *s, struct json_object *prog,
+			    unsigned int window, double pct)
+{
+	double base = tu_num(tu_get(prog, "regression"), "baseline_ns");
+	unsigned int seen = 0;
+
+	for (unsigned int i = s->n; i-- > 0 && seen < window;) {
+		if (isnan(s->v[i]))
+			continue;
+		if (!(s->v[i] > base * (1.0 + pct / 100.0)))
+			return false;
+		seen++;
+	}
+	if (seen < window)
+		return false;
+	printf("# flagged on a rise the figures show (host noise), baseline %.1f ns:",
+	       base);
+	for (unsigned int i = s->n - (s->n < 8 ? s->n : 8); i < s->n; i++)
+		printf(" %.0f", s->v[i]);
+	printf("\n");
+	return true;
+}
+
 /* Exactly the four members of DESIGN.md 3, numbers, consistent. */
 static void check_regression(struct json_object *prog, double baseline,
 			     double t_from, double t_rec, double min_pct)
@@ -212,35 +260,60 @@ static void check_regression(struct json_object *prog, double baseline,
 			 since, t_from, t_rec);
 }
 
+/* SIGTERM: ebpftop exits 0 and says nothing on stderr. */
+static void stop_ebpftop(void)
+{
+	char *e;
+
+	tu_signal(&eb, SIGTERM);
+	while (tu_readline(&eb, 5000))
+		;
+	if (!tu_wait(&eb, 10000) || tu_exit_code(&eb) != 0)
+		fail_msg("ebpftop did not exit 0 on SIGTERM");
+	e = tu_stderr(&eb);
+	if (e && e[0])
+		fail_msg("ebpftop wrote to stderr: %s", e);
+	free(e);
+	tu_proc_free(&eb);
+	eb_live = false;
+}
+
+/* Both programs' ns/run in this cycle. */
+static struct series xs, ss;
+
 /*
- * Learn, switch slow on, wait for the flag, switch back, wait for it to
- * clear. @window and @pct are the detector's settings in use.
+ * Start ebpftop and let it learn the baselines of the steady programs;
+ * nothing may be flagged meanwhile. Returns false (ebpftop stopped) when
+ * the host slowed the programs enough for a real flag, to start afresh.
  */
-static void regress_cycle(unsigned int window, double pct,
-			  const char *const extra[])
+static bool learn(unsigned int window, double pct, const char *const extra[],
+		  double *baseline)
 {
 	struct json_object *rec, *xdp, *sock;
-	double base_sum = 0, t_before, t_rec, baseline;
-	unsigned int k, learnt = 0, flagged_at = 0, cleared_at = 0;
-	double since_first = NAN;
+	double base_sum = 0;
+	unsigned int k, learnt = 0;
 
+	xs.n = ss.n = 0;
 	trace_len = 0;
 	trace[0] = '\0';
 	trace_add(" learn:");
-	tl_say("slow xdp 0\n");
-	tl_say("rate xdp 5000\n");
-	tl_say("rate socket 3000\n");
 	start_ebpftop(extra);
-
-	/* Steady: learn the baseline; nothing is flagged meanwhile. */
 	for (k = 0; k < LEARN; k++) {
 		double ns;
 
 		rec = next_record(&xdp, &sock);
 		trace_prog(xdp);
+		series_push(&xs, xdp);
+		series_push(&ss, sock);
+		if ((flagged(xdp) && rise_in_figures(&xs, xdp, window, pct)) ||
+		    (flagged(sock) && rise_in_figures(&ss, sock, window, pct))) {
+			json_object_put(rec);
+			stop_ebpftop();
+			return false;
+		}
 		if (flagged(xdp) || flagged(sock))
 			fail_traced("flagged while steady, refresh %u: %s", k,
-				 json_object_to_json_string(rec));
+				    json_object_to_json_string(rec));
 		ns = tu_num(xdp, "ns_per_run");
 		if (!isnan(ns) && k >= 2) {
 			base_sum += ns;
@@ -250,8 +323,32 @@ static void regress_cycle(unsigned int window, double pct,
 	}
 	if (learnt < 8)
 		fail_traced("only %u of %u refreshes had an ns/run for the XDP program",
-			 learnt, LEARN);
-	baseline = base_sum / learnt;
+			    learnt, LEARN);
+	*baseline = base_sum / learnt;
+	return true;
+}
+
+/*
+ * Learn, switch slow on, wait for the flag, switch back, wait for it to
+ * clear. @window and @pct are the detector's settings in use.
+ */
+static void regress_cycle(unsigned int window, double pct,
+			  const char *const extra[])
+{
+	struct json_object *rec, *xdp, *sock;
+	double t_before, t_rec, baseline;
+	unsigned int k, attempt, flagged_at = 0, cleared_at = 0;
+	double since_first = NAN;
+	bool host_xdp = false, host_sock = false;
+
+	tl_say("slow xdp 0\n");
+	tl_say("rate xdp 5000\n");
+	tl_say("rate socket 3000\n");
+	for (attempt = 1; !learn(window, pct, extra, &baseline); attempt++) {
+		if (attempt == 3)
+			fail_msg("the host slowed the steady programs in each of %u attempts to learn their baselines",
+				 attempt);
+	}
 
 	/* The bad build lands. */
 	trace_add(" | slow:");
@@ -260,8 +357,11 @@ static void regress_cycle(unsigned int window, double pct,
 	for (k = 0; k < (unsigned int)window + 6;) {
 		rec = next_record(&xdp, &sock);
 		trace_prog(xdp);
+		series_push(&xs, xdp);
+		series_push(&ss, sock);
 		t_rec = tu_num(rec, "time");
-		if (flagged(sock))
+		if (flagged(sock) && !host_sock &&
+		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
 			fail_traced("the steady socket filter was flagged: %s",
 				 json_object_to_json_string(sock));
 		if (t_rec <= t_before) {
@@ -322,8 +422,11 @@ static void regress_cycle(unsigned int window, double pct,
 	for (k = 0; k < (unsigned int)window + RECOVER_MAX;) {
 		rec = next_record(&xdp, &sock);
 		trace_prog(xdp);
+		series_push(&xs, xdp);
+		series_push(&ss, sock);
 		t_rec = tu_num(rec, "time");
-		if (flagged(sock))
+		if (flagged(sock) && !host_sock &&
+		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
 			fail_traced("the steady socket filter was flagged: %s",
 				 json_object_to_json_string(sock));
 		if (t_rec <= t_before) {
@@ -335,7 +438,8 @@ static void regress_cycle(unsigned int window, double pct,
 			cleared_at = k;
 			printf("# slow path off: cleared at refresh %u after the switch\n",
 			       k);
-		} else if (cleared_at && flagged(xdp)) {
+		} else if (cleared_at && flagged(xdp) && !host_xdp &&
+			   !(host_xdp = rise_in_figures(&xs, xdp, window, pct))) {
 			fail_traced("flagged again at refresh %u after it recovered", k);
 		}
 		json_object_put(rec);
@@ -348,20 +452,7 @@ static void regress_cycle(unsigned int window, double pct,
 		fail_traced("the flag cleared at refresh %u, sooner than the window of %u",
 			 cleared_at, window);
 	printf("# xdp ns/run per refresh (* flagged):%s\n", trace);
-	tu_signal(&eb, SIGTERM);
-	while (tu_readline(&eb, 5000))
-		;
-	if (!tu_wait(&eb, 10000) || tu_exit_code(&eb) != 0)
-		fail_msg("ebpftop did not exit 0 on SIGTERM");
-	{
-		char *e = tu_stderr(&eb);
-
-		if (e && e[0])
-			fail_msg("ebpftop wrote to stderr: %s", e);
-		free(e);
-	}
-	tu_proc_free(&eb);
-	eb_live = false;
+	stop_ebpftop();
 	tl_say("rate xdp 0\n");
 	tl_say("rate socket 0\n");
 }
