@@ -235,7 +235,12 @@ tag=$("$EBPFTOP" -b -j -n 1 --no-stats -f "$pid" |
 
 m=main$$
 step="start"
-start "$m" 120 40 "$(tui_cmd "$m" screen -d 0.3 -f "$pid")"
+# The xdp program runs at 2000/s all along, and this host's pace has
+# spells of +30-60% for a second or more: they would be flagged with the
+# default threshold. The detector's defaults are tested on figures in
+# test_regress_kernel; this test is about what the screen shows, and its
+# slow path is +400%, so it asks for +100%.
+start "$m" 120 40 "$(tui_cmd "$m" screen -d 0.3 --regress-threshold 100 -f "$pid")"
 wait_has "$m" "^ *$long +xdp +ebpftop_test_program_with_a_long_name "
 wait_has "$m" "^ *$xdp +xdp +xdp_test_pass "
 wait_has "$m" "^ *$sock_id +socket_filter +sock_test_filt "
@@ -351,7 +356,7 @@ wait_has "$m" "R works with --demo only"
 # A second view without colours or UTF-8: the marker must still say it.
 mono=mono$$
 start "$mono" 100 30 "$(printf 'env LC_ALL=C NO_COLOR=1 %s' \
-	"$(tui_cmd "$mono" vt100 -d 0.3 -f "$pid")")"
+	"$(tui_cmd "$mono" vt100 -d 0.3 --regress-threshold 100 -f "$pid")")"
 wait_has "$mono" "^ *$xdp +xdp +xdp_test_pass "
 # Its details pane says when it has learnt the baseline of the busiest row.
 keys "$mono" Home Enter
