@@ -363,12 +363,12 @@ static void regress_cycle(unsigned int window, double pct,
 		if (flagged(sock) && !host_sock &&
 		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
 			fail_traced("the steady socket filter was flagged: %s",
-				 json_object_to_json_string(sock));
+				    json_object_to_json_string(sock));
 		if (t_rec <= t_before) {
 			/* Sampled before the switch: never flagged. */
 			if (flagged(xdp))
 				fail_traced("flagged before the switch: %s",
-					 json_object_to_json_string(rec));
+					    json_object_to_json_string(rec));
 			json_object_put(rec);
 			continue;
 		}
@@ -384,7 +384,7 @@ static void regress_cycle(unsigned int window, double pct,
 			       tu_num(tu_get(xdp, "regression"), "baseline_ns"));
 		} else if (flagged_at && !flagged(xdp)) {
 			fail_traced("the flag went away at refresh %u while the program is still slow",
-				 k);
+				    k);
 		} else if (flagged_at) {
 			/* It stays, with the same start. */
 			assert_true(tu_num(tu_get(xdp, "regression"), "since") ==
@@ -399,7 +399,7 @@ static void regress_cycle(unsigned int window, double pct,
 	 */
 	if (!flagged_at || flagged_at > window + 1)
 		fail_traced("not flagged within %u refreshes after the switch (flagged at %u)",
-			 window, flagged_at);
+			    window, flagged_at);
 	/*
 	 * Refresh 1 straddles the switch and is already high; a noisy high
 	 * refresh just before the switch may complete the run one refresh
@@ -407,14 +407,14 @@ static void regress_cycle(unsigned int window, double pct,
 	 */
 	if (flagged_at + 1 < window)
 		fail_traced("flagged at refresh %u, sooner than the window of %u allows",
-			 flagged_at, window);
+			    flagged_at, window);
 
 	/*
 	 * Reverted: the flag clears once the current value (the median of the
-	 * last refreshes) has stayed under the clear limit (+22.5 % by
-	 * default) for window refreshes. A loaded machine can push a refresh
-	 * of the fast program over it now and then; only a run of them
-	 * delays the clear.
+	 * last refreshes) has stayed under the clear limit for window
+	 * refreshes; after a step this big the clear limit is the limit
+	 * itself. A loaded machine can push a refresh of the fast program
+	 * over it now and then; only a run of them delays the clear.
 	 */
 	trace_add(" | back:");
 	t_before = wall_now();
@@ -428,7 +428,7 @@ static void regress_cycle(unsigned int window, double pct,
 		if (flagged(sock) && !host_sock &&
 		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
 			fail_traced("the steady socket filter was flagged: %s",
-				 json_object_to_json_string(sock));
+				    json_object_to_json_string(sock));
 		if (t_rec <= t_before) {
 			json_object_put(rec);
 			continue;
@@ -447,10 +447,10 @@ static void regress_cycle(unsigned int window, double pct,
 	/* The median needs a refresh or two to come down, then window more. */
 	if (!cleared_at || cleared_at > window + RECOVER_MAX)
 		fail_traced("the flag did not clear within %u refreshes after switching back (cleared at %u)",
-			 window + RECOVER_MAX, cleared_at);
+			    window + RECOVER_MAX, cleared_at);
 	if (cleared_at < window)
 		fail_traced("the flag cleared at refresh %u, sooner than the window of %u",
-			 cleared_at, window);
+			    cleared_at, window);
 	printf("# xdp ns/run per refresh (* flagged):%s\n", trace);
 	stop_ebpftop();
 	tl_say("rate xdp 0\n");
