@@ -274,9 +274,11 @@ char *fmt_duration(char *buf, size_t len, uint64_t ns)
 	else if (s < 100 * 3600)
 		snprintf(buf, len, "%uh%02um", (unsigned int)(s / 3600),
 			 (unsigned int)(s / 60 % 60));
-	else
+	else if (s / 86400 < 100000)
 		snprintf(buf, len, "%" PRIu64 "d%02uh", s / 86400,
 			 (unsigned int)(s / 3600 % 24));
+	else	/* Julian years: 584y at most */
+		snprintf(buf, len, "%" PRIu64 "y", s / 31557600);
 	return buf;
 }
 
