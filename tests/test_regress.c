@@ -387,8 +387,13 @@ static void test_recovery(void **state)
 	assert_non_null(e);
 	assert_true(isnan(e->end));
 	/* Between the clear limit and the flag limit: still flagged. */
-	for (int i = 0; i < 20; i++)
-		assert_true(step(f, 126.0).active);
+	for (int i = 0; i < 20; i++) {
+		g = step(f, 126.0);
+		assert_true(g.active);
+	}
+	/* A moderate step clears three quarters of the way to the limit. */
+	assert_true(fabs((g.clear_ns - g.baseline_ns) -
+			 0.75 * (g.limit_ns - g.baseline_ns)) < 1e-9);
 	/*
 	 * Back down. The current value (median of the last 3) is back under
 	 * the clear limit from the second low refresh on, and must stay
@@ -403,6 +408,7 @@ static void test_recovery(void **state)
 	g = step(f, 99.0);
 	assert_false(g.active);
 	assert_true(isnan(g.since));
+	assert_true(isnan(g.clear_ns));
 
 	assert_int_equal(regress__nr_events(f->r), 1);
 	e = regress__event(f->r, 0);
@@ -444,6 +450,8 @@ static void test_recovery_big_step(void **state)
 	/* Reverted, but the machine runs 33 % slower now: still flagged. */
 	for (int i = 0; i < 20; i++)
 		assert_true(step(f, 133.0).active);
+	/* Flagged, it says where it clears: the limit, after this step. */
+	assert_true(fabs(g.clear_ns - g.limit_ns) < 1e-9);
 	/* 26 % slower: under the limit (130), over 3/4 of it. */
 	assert_true(step(f, 126.0).active);
 	assert_true(step(f, 126.0).active);

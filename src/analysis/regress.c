@@ -521,6 +521,8 @@ static void report(const struct regress *r, const struct rstate *st,
 				  (out->current_ns / st->l.baseline - 1.0) * 100.0 :
 				  (double)NAN;
 	out->limit_ns = ok ? st->l.baseline + band_of(r, st) : (double)NAN;
+	out->clear_ns = ok && st->l.active ? clear_limit(st, band_of(r, st)) :
+					     (double)NAN;
 	out->since = st->l.active ? st->l.since : (double)NAN;
 }
 

@@ -49,6 +49,8 @@ struct prog_regression {
 	double current_ns;	/* median of the latest valid refreshes; NAN if none */
 	double change_pct;	/* current against baseline; NAN if either is */
 	double limit_ns;	/* a refresh above this counts toward a flag */
+	double clear_ns;	/* flagged: clears with current_ns at or below
+				 * this for window refreshes; NAN otherwise */
 	double since;		/* unix time the regression began; NAN if not active */
 };
 
