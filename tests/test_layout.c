@@ -115,12 +115,27 @@ static void test_columns_wide_and_narrow(void **state)
 	assert_true(l.shown[COL_NAME] && l.shown[COL_RUNCNT] &&
 		    l.shown[COL_FLAG]);
 	assert_int_equal(edge, 45);
-	/* 40: the flag goes last of all; NAME keeps 24 columns. */
+	/* 40: NAME gives up room for the flag, down to 12 columns... */
 	layout_columns(40, &busy, SORT_RUNCNT, &l);
+	shown = columns_in_order(&l, &edge);
+	assert_int_equal(shown, 3);
+	assert_true(l.shown[COL_FLAG]);
+	assert_int_equal(l.w[COL_NAME], 40 - 10 - 7 - 2);
+	/* ... and below that the flag goes, last of all. */
+	layout_columns(30, &busy, SORT_RUNCNT, &l);
 	shown = columns_in_order(&l, &edge);
 	assert_int_equal(shown, 2);
 	assert_true(l.shown[COL_NAME] && l.shown[COL_RUNCNT]);
-	assert_int_equal(l.w[COL_NAME], 40 - 10 - 1);
+	assert_int_equal(l.w[COL_NAME], 30 - 10 - 1);
+	/* Nothing flagged: NAME keeps its 24 before other columns stay. */
+	{
+		struct col_wants w = busy;
+
+		w.flag = 0;
+		layout_columns(45, &w, SORT_RUNCNT, &l);
+		shown = columns_in_order(&l, &edge);
+		assert_true(l.w[COL_NAME] >= 24);
+	}
 
 	/* A TYPE wider than its cap is capped. */
 	{

@@ -10,6 +10,8 @@
 
 /* Below this NAME is hard to read: drop other columns first. */
 #define NAME_MIN 24
+/* ... except the regression marker, which NAME makes room for down to this. */
+#define NAME_MIN_FLAGGED 12
 /* OWNERS narrower than this shows nothing useful ("testloa~"). */
 #define OWNERS_MIN 8
 #define TYPE_MAX 16
@@ -107,6 +109,15 @@ void layout_columns(int width, const struct col_wants *want,
 			next_drop++;
 		if (next_drop == sizeof(drop_order) / sizeof(drop_order[0]))
 			break;
+		/*
+		 * The marker is what tells a terminal without colours which
+		 * row is on fire: NAME gives up some of its room first.
+		 */
+		if (drop_order[next_drop] == COL_FLAG &&
+		    name_min > NAME_MIN_FLAGGED) {
+			name_min = clamp(want->name, 5, NAME_MIN_FLAGGED);
+			continue;
+		}
 		out->shown[drop_order[next_drop++]] = false;
 	}
 	leftover = width - fixed - seps;
