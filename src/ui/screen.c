@@ -547,7 +547,7 @@ static void draw_details_regress(struct pane *p, const struct tui_state *t,
 
 	if (g->active) {
 		fmt_clock(when, sizeof(when), g->since);
-		pane_line(p, "regress", "REGRESSED %s since %s: %.1f ns/run against a baseline of %.1f ns; clears at %.1f ns or less",
+		pane_line(p, "regress", "REGRESSED %s since %s: %.1f ns/run against a baseline of %.1f ns, clears at %.1f ns",
 			  regress_fmt_change(chg, sizeof(chg), g->change_pct),
 			  when, g->current_ns, g->baseline_ns, g->clear_ns);
 	} else if (isnan(g->baseline_ns)) {
