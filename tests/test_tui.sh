@@ -235,7 +235,7 @@ tag=$("$EBPFTOP" -b -j -n 1 --no-stats -f "$pid" |
 
 m=main$$
 step="start"
-# The xdp program runs at 2000/s all along, and this host's pace has
+# The xdp program runs at 2000/s all along, and its measured ns/run here has
 # spells of +30-60% for a second or more: they would be flagged with the
 # default threshold. The detector's defaults are tested on figures in
 # test_regress_kernel; this test is about what the screen shows, and its
@@ -392,7 +392,7 @@ wait_lacks "$m" "^regression event log"
 ok "l opens the event log (the regression is ongoing), any key closes it"
 
 tl_cmd "slow xdp 0"
-# A few refreshes after the cost is back down; host noise may add seconds.
+# A few refreshes after the cost is back down; a slow spell may add seconds.
 wait_lacks "$m" "REGRESSION" 200
 wait_lacks "$m" "▲\+[0-9]+%"
 wait_has "$m" "^ history +[0-9:]{8}-[0-9:]{8} peak \+[0-9]+%"

@@ -172,8 +172,9 @@ static double band_of(const struct regress *r, const struct rstate *st)
  * up to the limit, so that a program hovering about the limit stays
  * flagged instead of flapping. After a step of more than CLEAR_BIG_STEP
  * bands (80 to 650 ns/run, say), coming back under the limit itself is
- * enough: the pace of a shared host drifts by a fifth for seconds at a
- * time, and that drift must not keep a reverted program flagged.
+ * enough: on shared and virtual machines a program's measured cost
+ * drifts by a fifth for seconds at a time, and that drift must not keep a
+ * reverted program flagged.
  */
 static double clear_limit(const struct rstate *st, double band)
 {
