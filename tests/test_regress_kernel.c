@@ -282,6 +282,28 @@ static void stop_ebpftop(void)
 /* Both programs' ns/run in this cycle. */
 static struct series xs, ss;
 
+/* The next record, traced and added to both series. */
+static struct json_object *next_traced(struct json_object **xdp,
+				       struct json_object **sock)
+{
+	struct json_object *rec = next_record(xdp, sock);
+
+	trace_prog(*xdp);
+	series_push(&xs, *xdp);
+	series_push(&ss, *sock);
+	return rec;
+}
+
+/* The socket filter stays steady: no flag but one a slow spell justifies. */
+static void check_sock_steady(struct json_object *sock, unsigned int window,
+			      double pct, bool *spell)
+{
+	if (flagged(sock) && !*spell &&
+	    !(*spell = rise_in_figures(&ss, sock, window, pct)))
+		fail_traced("the steady socket filter was flagged: %s",
+			    json_object_to_json_string(sock));
+}
+
 /*
  * Start ebpftop and let it learn the baselines of the steady programs;
  * nothing may be flagged meanwhile. Returns false (ebpftop stopped) when
@@ -304,10 +326,7 @@ static bool learn(unsigned int window, double pct, const char *const extra[],
 		double ns;
 		bool spell;
 
-		rec = next_record(&xdp, &sock);
-		trace_prog(xdp);
-		series_push(&xs, xdp);
-		series_push(&ss, sock);
+		rec = next_traced(&xdp, &sock);
 		spell = (flagged(xdp) &&
 			 rise_in_figures(&xs, xdp, window, pct)) ||
 			(flagged(sock) &&
@@ -361,15 +380,9 @@ static void regress_cycle(unsigned int window, double pct,
 	t_before = wall_now();
 	tl_say("slow xdp 1\n");
 	for (k = 0; k < (unsigned int)window + 6;) {
-		rec = next_record(&xdp, &sock);
-		trace_prog(xdp);
-		series_push(&xs, xdp);
-		series_push(&ss, sock);
+		rec = next_traced(&xdp, &sock);
 		t_rec = tu_num(rec, "time");
-		if (flagged(sock) && !host_sock &&
-		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
-			fail_traced("the steady socket filter was flagged: %s",
-				    json_object_to_json_string(sock));
+		check_sock_steady(sock, window, pct, &host_sock);
 		if (t_rec <= t_before) {
 			/* Sampled before the switch: never flagged. */
 			if (flagged(xdp))
@@ -426,15 +439,9 @@ static void regress_cycle(unsigned int window, double pct,
 	t_before = wall_now();
 	tl_say("slow xdp 0\n");
 	for (k = 0; k < (unsigned int)window + RECOVER_MAX;) {
-		rec = next_record(&xdp, &sock);
-		trace_prog(xdp);
-		series_push(&xs, xdp);
-		series_push(&ss, sock);
+		rec = next_traced(&xdp, &sock);
 		t_rec = tu_num(rec, "time");
-		if (flagged(sock) && !host_sock &&
-		    !(host_sock = rise_in_figures(&ss, sock, window, pct)))
-			fail_traced("the steady socket filter was flagged: %s",
-				    json_object_to_json_string(sock));
+		check_sock_steady(sock, window, pct, &host_sock);
 		if (t_rec <= t_before) {
 			json_object_put(rec);
 			continue;
