@@ -540,7 +540,7 @@ static void test_man_options(void **state)
 
 static void test_man_sections(void **state)
 {
-	/* The sections DESIGN §2 promises. */
+	/* The sections every ebpftop(8) has (HACKING.md, "Documentation"). */
 	static const char *const want[] = { "NAME", "SYNOPSIS", "DESCRIPTION",
 					    "OPTIONS", "KEYS", "FIELDS",
 					    "OVERHEAD", "EXAMPLES", "SEE ALSO" };

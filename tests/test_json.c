@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The JSON writer, and batch output: the JSON Lines record of DESIGN §3
- * parsed back with json-c, and the text table.
+ * The JSON writer, and batch output: the JSON Lines record that ebpftop(8)
+ * describes, parsed back with json-c, and the text table.
  */
 #include "config.h"
 

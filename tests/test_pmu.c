@@ -2,7 +2,7 @@
 /*
  * Event encodings: every preset event under LIBPFM_FORCE_PMU=skl, icl,
  * spr and amd64_fam19h_zen4 against the configs Intel's and AMD's event
- * lists give (research/profiling.md §4, checked against libpfm4 4.13
+ * lists give (Intel's and AMD's published event lists, checked against libpfm4 4.13
  * itself), the raw table's fixes for what 4.13 gets wrong, --list-events,
  * and the CPU detection helpers. No PMU is needed.
  *

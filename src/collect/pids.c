@@ -159,11 +159,6 @@ void pid_scan__free(struct pid_scan *p)
 	free(p);
 }
 
-bool pid_scan__uses_iter(const struct pid_scan *p)
-{
-	return p->skel != NULL;
-}
-
 uint32_t pid_scan__own_prog_id(const struct pid_scan *p)
 {
 	return p->own_prog_id;

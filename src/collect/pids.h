@@ -23,7 +23,6 @@ struct pid_scan;
  */
 struct pid_scan *pid_scan__new(bool try_iter);
 void pid_scan__free(struct pid_scan *p);
-bool pid_scan__uses_iter(const struct pid_scan *p);
 /* The iterator's program id, to leave out of the table (0 if none). */
 uint32_t pid_scan__own_prog_id(const struct pid_scan *p);
 

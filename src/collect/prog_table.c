@@ -482,13 +482,3 @@ uint64_t prog_table__prev_time_ns(const struct prog_table *t)
 {
 	return t->prev_time_ns;
 }
-
-enum prog_enum_mode prog_table__mode(const struct prog_table *t)
-{
-	return t->mode;
-}
-
-bool prog_table__pids_from_iter(const struct prog_table *t)
-{
-	return pid_scan__uses_iter(t->pids);
-}

@@ -39,9 +39,6 @@ const struct prog_sample *prog_table__prev(const struct prog_table *t,
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);
-enum prog_enum_mode prog_table__mode(const struct prog_table *t);
-/* Whether owner pids came from the BPF iterator (true) or /proc (false). */
-bool prog_table__pids_from_iter(const struct prog_table *t);
 
 /* Detail of one program, fetched on demand for the details pane. */
 struct prog_map_ref {

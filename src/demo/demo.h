@@ -52,7 +52,4 @@ uint32_t demo__prog_id(const struct demo *d);
 /* Packets per class since the start, summed over CPUs. 0 or -errno. */
 int demo__counts(struct demo *d, uint64_t counts[DEMO__CLASSES]);
 
-/* Packets the generator has sent since the start (0 on NULL). */
-uint64_t demo__packets_sent(const struct demo *d);
-
 #endif

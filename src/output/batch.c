@@ -151,7 +151,7 @@ static void print_prog_json(struct jw *w, const struct prog_row *row)
 		jw_end_object(w);
 	}
 	jw_end_array(w);
-	/* DESIGN.md 3: null unless flagged, then exactly these four. */
+	/* null unless flagged, then exactly these four (ebpftop(8), "JSON Lines"). */
 	jw_key(w, "regression");
 	if (row->reg.active) {
 		jw_begin_object(w);

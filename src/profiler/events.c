@@ -155,11 +155,6 @@ static const struct preset presets[] = {
 
 #define NR_PRESETS (sizeof(presets) / sizeof(presets[0]))
 
-const char *events_preset_names(void)
-{
-	return "default, topdown, cache, tlb, sw";
-}
-
 /* ---- the raw table ----------------------------------------------------------- */
 
 #define F(x) (1u << (x))
@@ -342,11 +337,6 @@ out:
 const char *events_pmu_name(void)
 {
 	return pfm.done && !pfm.err ? pfm.pmu : "perf";
-}
-
-enum pmu_family events_family(void)
-{
-	return pfm.done && !pfm.err ? pfm.fam : FAM_GENERIC;
 }
 
 /* ---- resolution ------------------------------------------------------------------ */

@@ -515,11 +515,6 @@ void profiler__detach(struct profiler *p)
 	free(p);
 }
 
-uint32_t profiler__prog_id(const struct profiler *p)
-{
-	return p->id;
-}
-
 void profiler__own_ids(const struct profiler *p, uint32_t ids[2])
 {
 	ids[0] = prog_id_of_fd(bpf_program__fd(p->skel->progs.ebpftop_fentry));

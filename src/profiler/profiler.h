@@ -36,9 +36,6 @@ int profiler__read(struct profiler *p, struct profile_report *r);
 /* Detach and free; nothing of the profiler stays loaded. NULL is fine. */
 void profiler__detach(struct profiler *p);
 
-/* The profiled program's id. */
-uint32_t profiler__prog_id(const struct profiler *p);
-
 /* Ids of the profiler's own fentry and fexit programs (for tests). */
 void profiler__own_ids(const struct profiler *p, uint32_t ids[2]);
 
