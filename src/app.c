@@ -118,10 +118,9 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	a->table = prog_table__new(!env_flag("EBPFTOP_NO_PROG_ITER"),
-				   !env_flag("EBPFTOP_NO_PID_ITER"));
-	if (!a->table) {
-		err = -errno ? -errno : -ENOMEM;
+	err = prog_table__new(&a->table, !env_flag("EBPFTOP_NO_PROG_ITER"),
+			      !env_flag("EBPFTOP_NO_PID_ITER"));
+	if (err) {
 		snprintf(msg, msglen, "cannot set up program collection: %s",
 			 strerror(-err));
 		stats_ctl__free(a->stats);
@@ -134,7 +133,7 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			.regress_after_s = o->demo_regress_after,
 		};
 
-		err = demo__start(&a->demo, &dp, msg, msglen);
+		err = demo__new(&a->demo, &dp, msg, msglen);
 		if (err) {
 			prog_table__free(a->table);
 			stats_ctl__free(a->stats);
@@ -151,7 +150,7 @@ void app_fini(struct app *a)
 	/* The profiler first: its links hold the program it profiles. */
 	app_profile_stop(a);
 	/* The demo first: its program goes before collection stops. */
-	demo__stop(a->demo);
+	demo__free(a->demo);
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
 	regress__free(a->regress);
@@ -168,21 +167,21 @@ static void app_profile_update(struct app *a)
 
 	if (!a->prof)
 		return;
-	id = prof_session_id(a->prof);
+	id = prof_session__id(a->prof);
 	for (size_t i = 0; i < s->nr_rows; i++) {
 		if (s->rows[i].s->id == id) {
 			target = s->rows[i].s;
 			break;
 		}
 	}
-	if (prof_session_update(a->prof, target, a->prof_msg,
+	if (prof_session__update(a->prof, target, a->prof_msg,
 				sizeof(a->prof_msg))) {
-		prof_session_stop(a->prof);
+		prof_session__free(a->prof);
 		a->prof = NULL;
 		/* The next interval still has profiled runs in it. */
 		a->prof_quiet_until = s->seq + 1;
 	}
-	s->profile = a->prof ? prof_session_report(a->prof) : NULL;
+	s->profile = a->prof ? prof_session__report(a->prof) : NULL;
 }
 
 int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
@@ -191,10 +190,10 @@ int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
 
 	app_profile_stop(a);
 	a->prof_msg[0] = '\0';
-	err = prof_session_start(&a->prof, id, a->opts->events, msg, msglen);
+	err = prof_session__new(&a->prof, id, a->opts->events, msg, msglen);
 	if (a->prof)
 		a->prof_quiet_id = id;
-	a->snap.profile = a->prof ? prof_session_report(a->prof) : NULL;
+	a->snap.profile = a->prof ? prof_session__report(a->prof) : NULL;
 	return err;
 }
 
@@ -203,7 +202,7 @@ void app_profile_stop(struct app *a)
 	/* The next interval still has profiled runs in it. */
 	if (a->prof)
 		a->prof_quiet_until = a->snap.seq + 1;
-	prof_session_stop(a->prof);
+	prof_session__free(a->prof);
 	a->prof = NULL;
 	a->snap.profile = NULL;
 }
@@ -225,8 +224,7 @@ static int regress_rows(struct app *a)
 		regress_params_default(&p);
 		p.threshold_pct = a->opts->regress_threshold;
 		p.window = a->opts->regress_window;
-		a->regress = regress__new(&p);
-		if (!a->regress) {
+		if (regress__new(&a->regress, &p)) {
 			for (size_t i = 0; i < s->nr_rows; i++)
 				memset(&s->rows[i].reg, 0, sizeof(s->rows[i].reg));
 			return -ENOMEM;

@@ -133,20 +133,21 @@ fail:
 	return err;
 }
 
-struct pid_scan *pid_scan__new(bool try_iter)
+int pid_scan__new(struct pid_scan **out, bool try_iter)
 {
 	struct pid_scan *p = calloc(1, sizeof(*p));
 	libbpf_print_fn_t old;
 
+	*out = p;
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	/* A failed load is expected on some kernels: keep libbpf quiet. */
 	if (try_iter) {
 		old = libbpf_quiet();
 		iter_open(p);
 		libbpf_set_print(old);
 	}
-	return p;
+	return 0;
 }
 
 void pid_scan__free(struct pid_scan *p)

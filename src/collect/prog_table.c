@@ -99,21 +99,24 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter)
+int prog_table__new(struct prog_table **out, bool prog_iter, bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
+	int err;
 
+	*out = NULL;
 	if (!t)
-		return NULL;
+		return -ENOMEM;
 	t->fd_budget = fd_budget();
 	t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER : PROG_ENUM_IDS;
-	t->pids = pid_scan__new(pid_iter);
-	if (!t->pids) {
+	err = pid_scan__new(&t->pids, pid_iter);
+	if (err) {
 		prog_table__free(t);
-		return NULL;
+		return err;
 	}
 	t->own_ids[1] = pid_scan__own_prog_id(t->pids);
-	return t;
+	*out = t;
+	return 0;
 }
 
 void prog_table__free(struct prog_table *t)

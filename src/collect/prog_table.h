@@ -20,7 +20,7 @@ enum prog_enum_mode {
  * A table that uses the BPF iterators where they load; @prog_iter or
  * @pid_iter false forces the fallback (tests exercise it that way).
  */
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter);
+int prog_table__new(struct prog_table **out, bool prog_iter, bool pid_iter);
 void prog_table__free(struct prog_table *t);
 
 /*

@@ -296,7 +296,7 @@ static int load_classifier(struct demo *d, char *msg, size_t msglen)
 	return 0;
 }
 
-int demo__start(struct demo **out, const struct demo_params *p, char *msg,
+int demo__new(struct demo **out, const struct demo_params *p, char *msg,
 		size_t msglen)
 {
 	sigset_t all, old;
@@ -357,11 +357,11 @@ int demo__start(struct demo **out, const struct demo_params *p, char *msg,
 	*out = d;
 	return 0;
 fail:
-	demo__stop(d);
+	demo__free(d);
 	return err;
 }
 
-void demo__stop(struct demo *d)
+void demo__free(struct demo *d)
 {
 	if (!d)
 		return;
