@@ -23,6 +23,25 @@
 #include "demo/demo.h"
 #include "profiler/session.h"
 #include "util/clock.h"
+#include "util/msg.h"
+
+/* What one run of ebpftop owns: collection state and the latest snapshot. */
+struct app {
+	const struct ebpftop_opts *opts;
+	struct prog_table *table;
+	struct stats_ctl *stats;
+	struct snapshot snap;
+	size_t rows_cap;
+	char kernel[65];
+	unsigned int stats_toggles;	/* key s presses ... */
+	unsigned int stats_toggles_seen; /* ... as of the last sample */
+	struct demo *demo;	/* the --demo workload, NULL without it */
+	struct regress *regress; /* the regression detector, from the first sample */
+	struct prof_session *prof; /* the program being profiled, NULL if none */
+	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
+	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
+	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+};
 
 volatile sig_atomic_t app_quit;
 
@@ -86,14 +105,13 @@ static void raise_nofile(void)
 	}
 }
 
-int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
-	     size_t msglen)
+static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
+		    size_t msglen)
 {
 	struct utsname u;
 	__u32 id;
 	int err;
 
-	memset(a, 0, sizeof(*a));
 	a->opts = o;
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
@@ -145,21 +163,71 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	return 0;
 }
 
-void app_fini(struct app *a)
+int app__new(struct app **out, const struct ebpftop_opts *o, char *msg,
+	     size_t msglen)
 {
+	struct app *a = calloc(1, sizeof(*a));
+	int err;
+
+	*out = NULL;
+	if (!a)
+		return msg_fail(msg, msglen, -ENOMEM, "out of memory");
+	err = app_init(a, o, msg, msglen);
+	if (err) {
+		free(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+void app__free(struct app *a)
+{
+	if (!a)
+		return;
 	/* The profiler first: its links hold the program it profiles. */
-	app_profile_stop(a);
+	app__profile_stop(a);
 	/* The demo first: its program goes before collection stops. */
 	demo__free(a->demo);
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
 	regress__free(a->regress);
 	free(a->snap.rows);
-	memset(a, 0, sizeof(*a));
+	free(a);
+}
+
+const struct snapshot *app__snapshot(const struct app *a)
+{
+	return &a->snap;
+}
+
+const struct ebpftop_opts *app__opts(const struct app *a)
+{
+	return a->opts;
+}
+
+struct demo *app__demo(const struct app *a)
+{
+	return a->demo;
+}
+
+const struct regress *app__regress(const struct app *a)
+{
+	return a->regress;
+}
+
+const char *app__profile_msg(const struct app *a)
+{
+	return a->prof_msg;
+}
+
+void app__profile_msg_clear(struct app *a)
+{
+	a->prof_msg[0] = '\0';
 }
 
 /* Read the profiler after a sample; it ends when its program went away. */
-static void app_profile_update(struct app *a)
+static void profile_update(struct app *a)
 {
 	const struct prog_sample *target = NULL;
 	struct snapshot *s = &a->snap;
@@ -184,20 +252,22 @@ static void app_profile_update(struct app *a)
 	s->profile = a->prof ? prof_session__report(a->prof) : NULL;
 }
 
-int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+int app__profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
 {
 	int err;
 
-	app_profile_stop(a);
+	app__profile_stop(a);
 	a->prof_msg[0] = '\0';
 	err = prof_session__new(&a->prof, id, a->opts->events, msg, msglen);
+	if (err)
+		snprintf(a->prof_msg, sizeof(a->prof_msg), "%s", msg);
 	if (a->prof)
 		a->prof_quiet_id = id;
 	a->snap.profile = a->prof ? prof_session__report(a->prof) : NULL;
 	return err;
 }
 
-void app_profile_stop(struct app *a)
+void app__profile_stop(struct app *a)
 {
 	/* The next interval still has profiled runs in it. */
 	if (a->prof)
@@ -207,7 +277,7 @@ void app_profile_stop(struct app *a)
 	a->snap.profile = NULL;
 }
 
-bool app_profiling(const struct app *a)
+bool app__profiling(const struct app *a)
 {
 	return a->prof != NULL;
 }
@@ -253,7 +323,7 @@ static int regress_rows(struct app *a)
 	return err;
 }
 
-int app_sample(struct app *a)
+int app__sample(struct app *a)
 {
 	enum stats_state stats_prev;
 	bool counted;
@@ -311,18 +381,18 @@ int app_sample(struct app *a)
 		if (!isnan(row->r.cpu_pct))
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
-	app_profile_update(a);
+	profile_update(a);
 	return regress_rows(a);
 }
 
-int app_toggle_stats(struct app *a)
+int app__toggle_stats(struct app *a)
 {
 	/* Off and on again within one interval also loses runs. */
 	a->stats_toggles++;
 	return stats_ctl__toggle(a->stats);
 }
 
-enum stats_state app_stats_state(struct app *a)
+enum stats_state app__stats_state(struct app *a)
 {
 	return stats_ctl__state(a->stats);
 }

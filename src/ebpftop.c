@@ -23,12 +23,12 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	uint64_t counts[DEMO__CLASSES] = { 0 };
 
 	memset(x, 0, sizeof(*x));
-	if (!a->demo)
+	if (!app__demo(a))
 		return;
 	memset(d, 0, sizeof(*d));
-	d->regressed = demo__regressed(a->demo);
-	d->prog_id = demo__prog_id(a->demo);
-	demo__counts(a->demo, counts);	/* zeros if the map cannot be read */
+	d->regressed = demo__regressed(app__demo(a));
+	d->prog_id = demo__prog_id(app__demo(a));
+	demo__counts(app__demo(a), counts);	/* zeros if the map cannot be read */
 	for (int c = 0; c < DEMO__CLASSES && c < BATCH_DEMO_CLASSES_MAX; c++) {
 		d->names[c] = demo_class_name((enum demo_class)c);
 		d->counts[c] = counts[c];
@@ -41,7 +41,7 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 static size_t view_rows(const struct app *a, struct prog_row **view,
 			size_t *cap)
 {
-	const struct snapshot *s = &a->snap;
+	const struct snapshot *s = app__snapshot(a);
 	size_t n;
 
 	if (s->nr_rows > *cap) {
@@ -54,14 +54,14 @@ static size_t view_rows(const struct app *a, struct prog_row **view,
 	}
 	if (s->nr_rows)
 		memcpy(*view, s->rows, s->nr_rows * sizeof(**view));
-	n = rows_filter(*view, s->nr_rows, a->opts->filter);
-	rows_sort(*view, n, a->opts->sort);
+	n = rows_filter(*view, s->nr_rows, app__opts(a)->filter);
+	rows_sort(*view, n, app__opts(a)->sort);
 	return n;
 }
 
 static int run_batch(struct app *a)
 {
-	const struct ebpftop_opts *o = a->opts;
+	const struct ebpftop_opts *o = app__opts(a);
 	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
 	struct batch_extra extra;
@@ -78,28 +78,28 @@ static int run_batch(struct app *a)
 	for (unsigned long i = 0; !app_quit; i++) {
 		size_t n;
 
-		err = app_sample(a);
+		err = app__sample(a);
 		if (err) {
 			fprintf(stderr, "ebpftop: cannot sample BPF programs: %s\n",
 				strerror(-err));
 			break;
 		}
-		if (a->prof_msg[0]) {
+		if (app__profile_msg(a)[0]) {
 			/* The profiled program went away: say so, go on. */
-			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
-			a->prof_msg[0] = '\0';
+			fprintf(stderr, "ebpftop: %s\n", app__profile_msg(a));
+			app__profile_msg_clear(a);
 		}
 		n = view_rows(a, &view, &cap);
-		if (a->snap.nr_rows && !view) {
+		if (app__snapshot(a)->nr_rows && !view) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
 		batch_extras(a, &extra, &demo);
 		if (o->json)
-			batch_print_json_x(stdout, &a->snap, view, n, &extra);
+			batch_print_json_x(stdout, app__snapshot(a), view, n, &extra);
 		else
-			batch_print_text_x(stdout, &a->snap, view, n, &extra);
+			batch_print_text_x(stdout, app__snapshot(a), view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
 			/* The reader went away (EPIPE): that is how pipes end. */
 			if (errno != EPIPE) {
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 {
 	struct ebpftop_opts opts;
 	char msg[256];
-	struct app app;
+	struct app *app;
 	int action, err;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
@@ -176,22 +176,20 @@ int main(int argc, char **argv)
 	}
 
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
-	err = app_init(&app, &opts, msg, sizeof(msg));
+	err = app__new(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		return 1;
 	}
+	/* Batch exits; the TUI shows why in its profile pane and runs on. */
 	if (opts.profile_id &&
-	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
-		/* Batch exits; the TUI shows why and runs on. */
-		if (opts.batch) {
-			fprintf(stderr, "ebpftop: %s\n", msg);
-			app_fini(&app);
-			return 1;
-		}
-		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
+	    app__profile_start(app, opts.profile_id, msg, sizeof(msg)) &&
+	    opts.batch) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		app__free(app);
+		return 1;
 	}
-	err = opts.batch ? run_batch(&app) : tui_run(&app);
-	app_fini(&app);
+	err = opts.batch ? run_batch(app) : tui_run(app);
+	app__free(app);
 	return err ? 1 : 0;
 }

@@ -42,8 +42,8 @@ static size_t wrap(const char *s, int w, const char **next)
 /* Lines the pane would like: title, column heads, events, summary lines. */
 static int wanted(const struct app *a)
 {
-	const struct profile_report *r = a->snap.profile;
-	const char *p = a->prof_msg;
+	const struct profile_report *r = app__snapshot(a)->profile;
+	const char *p = app__profile_msg(a);
 	int n = 1;
 
 	if (r)
@@ -189,7 +189,7 @@ static void draw_summary(const struct profile_report *r, int y, int end,
 
 void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
-	const struct profile_report *r = a->snap.profile;
+	const struct profile_report *r = app__snapshot(a)->profile;
 	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
 	char line[LINE_MAX_W], c1[32], c2[32], c3[32];
 	int end = y + h;
@@ -201,7 +201,7 @@ void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 	hline(' ', COLS);
 	if (!r) {
 		/* Refused, or ended: say why until p closes it. */
-		const char *p = a->prof_msg;
+		const char *p = app__profile_msg(a);
 
 		put(y++, 1, color(ROLE_DETAILS_TITLE), "profile (p closes)", ell);
 		while (*p && y < end) {

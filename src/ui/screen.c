@@ -95,7 +95,7 @@ static bool put_seg(int y, int *x, attr_t attr, const char *text,
 
 static void draw_header(const struct tui_state *t, int y)
 {
-	const struct snapshot *s = &t->app->snap;
+	const struct snapshot *s = app__snapshot(t->app);
 	char line[CELL_MAX], pct[32];
 
 	if (y < 0)
@@ -189,7 +189,7 @@ static void draw_banner(const struct tui_state *t, int y)
 /* The demo's class counters and its switch. */
 static void draw_demo(const struct tui_state *t, int y)
 {
-	struct demo *d = t->app->demo;
+	struct demo *d = app__demo(t->app);
 	char line[CELL_MAX];
 	size_t off;
 
@@ -542,7 +542,7 @@ static void draw_details_regress(struct pane *p, const struct tui_state *t,
 				 const struct prog_row *row)
 {
 	const struct prog_regression *g = &row->reg;
-	const struct regress *r = t->app->regress;
+	const struct regress *r = app__regress(t->app);
 	char buf[2048], chg[32], when[16], span[256];
 	size_t off = 0, n = r ? regress__nr_events(r) : 0;
 
@@ -723,7 +723,7 @@ static void draw_help(const struct tui_state *t)
 /* The regression event log, newest first, over the whole screen. */
 static void draw_log(const struct tui_state *t)
 {
-	const struct regress *r = t->app->regress;
+	const struct regress *r = app__regress(t->app);
 	size_t n = r ? regress__nr_events(r) : 0;
 	const char *ell = ellipsis(t);
 	char buf[CELL_MAX];
@@ -793,7 +793,7 @@ static void draw_keybar(const struct tui_state *t, int y)
 
 		if (!label)
 			continue;
-		if (b->action == ACT_DEMO_REGRESS && !t->app->demo)
+		if (b->action == ACT_DEMO_REGRESS && !app__demo(t->app))
 			continue;
 		/* Neighbours with one label share an entry: "<>Sort". */
 		while (i < keymap_len) {
@@ -849,7 +849,7 @@ void screen_draw(struct tui_state *t)
 
 		worst_regression(t, &nreg);
 		layout_screen_x(LINES, t->details, nreg > 0,
-				t->app->demo != NULL, &l);
+				app__demo(t->app) != NULL, &l);
 	}
 	profile_pane_place(t->app, &l, &prof_y, &prof_h);
 	draw_header(t, l.header_y);
