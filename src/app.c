@@ -30,6 +30,7 @@ struct app {
 	const struct ebpftop_opts *opts;
 	struct prog_table *table;
 	struct stats_ctl *stats;
+	enum stats_state stats_state;	/* as of the last sample */
 	struct snapshot snap;
 	size_t rows_cap;
 	char kernel[65];
@@ -346,9 +347,11 @@ int app__sample(struct app *a)
 	 * The kernel counts only while stats are on: an interval is
 	 * measured only if they were on at both ends of it.
 	 */
-	stats_prev = s->stats;
-	s->stats = stats_ctl__state(a->stats);
-	counted = stats_state_on(s->stats) && stats_state_on(stats_prev) &&
+	stats_prev = a->stats_state;
+	a->stats_state = stats_ctl__state(a->stats);
+	s->stats_on = stats_state_on(a->stats_state);
+	s->stats = stats_state_str(a->stats_state);
+	counted = s->stats_on && stats_state_on(stats_prev) &&
 		  a->stats_toggles == a->stats_toggles_seen;
 	a->stats_toggles_seen = a->stats_toggles;
 	n = prog_table__count(a->table);

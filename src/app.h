@@ -9,6 +9,7 @@
 
 #include "analysis/snapshot.h"
 #include "cli.h"
+#include "collect/stats.h"
 
 struct demo;
 struct regress;

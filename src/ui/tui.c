@@ -91,12 +91,9 @@ static void sample(struct tui_state *t)
 {
 	int err = app__sample(t->app);
 
-	if (err) {
+	if (err)
 		set_msg(t, "cannot sample BPF programs: %s", strerror(-err));
-		t->stats = app__stats_state(t->app);
-	} else {
-		t->stats = app__snapshot(t->app)->stats;
-	}
+	t->stats = app__stats_state(t->app);
 	/* The demo's counters, once per refresh rather than per redraw. */
 	if (app__demo(t->app))
 		t->demo_ok = !demo__counts(app__demo(t->app), t->demo_counts);
