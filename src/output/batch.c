@@ -15,6 +15,7 @@
 #include "analysis/regress.h"
 #include "util/json_writer.h"
 #include "output/profile_out.h"
+#include "util/text.h"
 
 /* Worst regression first, then by id. */
 static int cmp_change(const void *pa, const void *pb)
@@ -49,13 +50,13 @@ static void print_regressions(FILE *f, const struct prog_row *rows, size_t n)
 	for (size_t i = 0; i < k; i++) {
 		const struct prog_regression *g = &v[i]->reg;
 		time_t t = (time_t)g->since;
-		char chg[32], when[16] = "?";
+		char chg[32], when[16] = "?", name[4 * PROG_NAME_MAX];
 		struct tm tm;
 
 		if (!isnan(g->since) && localtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(f, "REGRESSION: %s %s ns/run (id %u, baseline %.1f ns, now %.1f ns, since %s)\n",
-			display_name(v[i]->s),
+			text_escape(name, sizeof(name), display_name(v[i]->s)),
 			regress_fmt_change(chg, sizeof(chg), g->change_pct),
 			v[i]->s->id, g->baseline_ns, g->current_ns, when);
 	}
@@ -76,16 +77,31 @@ void batch_print_text(FILE *f, const struct snapshot *snap,
 	batch_print_text_x(f, snap, rows, n, NULL);
 }
 
+#define TEXT_CELL_MAX 2048
+
+/*
+ * The text of a cell as the text table prints it: names and owners are
+ * chosen by whoever loads a program, so every cell is escaped (text_escape).
+ */
+static const char *text_cell(char *buf, size_t len, enum col c,
+			     const struct prog_row *row)
+{
+	const struct col_fmt fmt = { .text = true };
+	char raw[512];
+
+	return text_escape(buf, len, col_def(c)->cell(raw, sizeof(raw), row,
+						      &fmt));
+}
+
 /* Width of column @c in the text table: printf's, widened to fit. */
 static int text_width(enum col c, const struct prog_row *rows, size_t n)
 {
 	const struct col_def *d = col_def(c);
-	const struct col_fmt fmt = { .text = true };
 	int w = d->text_width < 0 ? -d->text_width : d->text_width;
-	char buf[512];
+	char buf[TEXT_CELL_MAX];
 
 	for (size_t i = 0; d->text_fit && i < n; i++) {
-		int len = (int)strlen(d->cell(buf, sizeof(buf), &rows[i], &fmt));
+		int len = (int)strlen(text_cell(buf, sizeof(buf), c, &rows[i]));
 
 		if (len > w)
 			w = len;
@@ -97,9 +113,8 @@ static int text_width(enum col c, const struct prog_row *rows, size_t n)
 static void print_text_line(FILE *f, const int width[COL__MAX],
 			    const struct prog_row *row)
 {
-	const struct col_fmt fmt = { .text = true };
 	bool first = true;
-	char buf[512];
+	char buf[TEXT_CELL_MAX];
 
 	for (int c = 0; c < COL__MAX; c++) {
 		const struct col_def *d = col_def(c);
@@ -108,7 +123,7 @@ static void print_text_line(FILE *f, const int width[COL__MAX],
 		if (!d->label)
 			continue;
 		if (row)
-			text = d->cell(buf, sizeof(buf), row, &fmt);
+			text = text_cell(buf, sizeof(buf), c, row);
 		else
 			text = d->text_label ? d->text_label : d->label;
 		if (d->text_free)

@@ -85,7 +85,7 @@ static void fill(int y, int x, int w, attr_t attr)
 static bool put_seg(int y, int *x, attr_t attr, const char *text,
 		    const char *ell)
 {
-	int len = (int)strlen(text);
+	int len = (int)layout_width(text);
 
 	if (*x >= COLS)
 		return false;
@@ -254,16 +254,6 @@ static int draw_status(const struct tui_state *t, int y,
 	return -1;
 }
 
-/* Screen columns of a cell: one per byte, but ▲ is three bytes. */
-static int cell_cols(const char *text, bool marker)
-{
-	int n = 0;
-
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		n += !marker || (*p & 0xc0) != 0x80;
-	return n;
-}
-
 /* The width each measured column would like: its widest cell. */
 static void measure(const struct tui_state *t, int want[COL__MAX])
 {
@@ -277,8 +267,8 @@ static void measure(const struct tui_state *t, int want[COL__MAX])
 		if (!d->label || d->width != COL_MEASURED)
 			continue;
 		for (size_t i = 0; i < t->nview; i++) {
-			int n = cell_cols(d->cell(buf, sizeof(buf), &t->view[i],
-						  &fmt), d->marker);
+			int n = (int)layout_width(d->cell(buf, sizeof(buf),
+							  &t->view[i], &fmt));
 
 			if (n > want[c])
 				want[c] = n;
