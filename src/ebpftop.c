@@ -37,28 +37,6 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-/* Copy, filter and sort the snapshot's rows for printing. */
-static size_t view_rows(const struct app *a, struct prog_row **view,
-			size_t *cap)
-{
-	const struct snapshot *s = app__snapshot(a);
-	size_t n;
-
-	if (s->nr_rows > *cap) {
-		struct prog_row *v = realloc(*view, s->nr_rows * sizeof(*v));
-
-		if (!v)
-			return 0;
-		*view = v;
-		*cap = s->nr_rows;
-	}
-	if (s->nr_rows)
-		memcpy(*view, s->rows, s->nr_rows * sizeof(**view));
-	n = rows_filter(*view, s->nr_rows, app__opts(a)->filter);
-	rows_sort(*view, n, app__opts(a)->sort);
-	return n;
-}
-
 static int run_batch(struct app *a)
 {
 	const struct ebpftop_opts *o = app__opts(a);
@@ -89,8 +67,7 @@ static int run_batch(struct app *a)
 			fprintf(stderr, "ebpftop: %s\n", app__profile_msg(a));
 			app__profile_msg_clear(a);
 		}
-		n = view_rows(a, &view, &cap);
-		if (app__snapshot(a)->nr_rows && !view) {
+		if (rows_view(app__snapshot(a), o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
