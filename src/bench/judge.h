@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_BENCH_JUDGE_H
+#define EBPFTOP_BENCH_JUDGE_H
+
+/*
+ * --compare: this run's rounds against a baseline's, program by program.
+ * A program has regressed when its median ns/run rose by the threshold or
+ * more AND a one-sided Mann-Whitney U test over the rounds says the rise
+ * is not chance (p below BENCH_ALPHA); improved is the mirror image. Pure.
+ */
+
+#include <stddef.h>
+
+#include "bench/result.h"
+
+/* Default --regress-threshold for --compare, in percent (see ebpftop(8)). */
+#define BENCH_THRESHOLD_DEFAULT 25.0
+/* Significance level of the rank test. */
+#define BENCH_ALPHA 0.01
+
+enum bench_verdict {
+	BENCH_UNCHANGED,
+	BENCH_REGRESSED,
+	BENCH_IMPROVED,
+	BENCH_NEW,		/* in this run, not in the baseline */
+	BENCH_MISSING,		/* in the baseline, not in this run */
+	BENCH_NOT_RUN,		/* listed, but not benchmarked now */
+};
+
+struct bench_judgement {
+	const struct bench_prog *base;	/* NULL: new */
+	const struct bench_prog *now;	/* NULL: missing */
+	double base_ns, now_ns;		/* medians (NAN when absent) */
+	double change_pct;		/* now against base */
+	double noise_pct;		/* larger half-range of the two, % of its median */
+	double p_worse;			/* one-sided p: now slower than base */
+	double p_better;		/* one-sided p: now faster */
+	enum bench_verdict verdict;
+};
+
+const char *bench_verdict_str(enum bench_verdict v);
+
+/*
+ * One-sided Mann-Whitney U test that the @ny values of @y tend to be
+ * larger than the @nx values of @x: the p-value, from the normal
+ * approximation with tie and continuity corrections (1 when either side
+ * is empty).
+ */
+double bench_mann_whitney_greater(const double *x, unsigned int nx,
+				  const double *y, unsigned int ny);
+
+/*
+ * Judge @now against @base with @threshold_pct. Fills *@out with an array
+ * (every program of @now, then those of @base missing from it) and
+ * returns its length, or -ENOMEM. Free *@out with free().
+ */
+long bench_judge(const struct bench_result *base,
+		 const struct bench_result *now, double threshold_pct,
+		 struct bench_judgement **out);
+
+/* How many judgements have verdict @v. */
+size_t bench_count(const struct bench_judgement *j, size_t n,
+		   enum bench_verdict v);
+
+#endif
