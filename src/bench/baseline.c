@@ -221,10 +221,14 @@ int baseline_read(const char *path, struct bench_result *r, char *err,
 	}
 	fclose(f);
 	root = json_object_from_file(path);
-	if (!root)
-		return bad(err, errlen, "'%s' is not JSON (%s)", path,
-			   json_util_get_last_err() ? json_util_get_last_err() :
-						      "parse error");
+	if (!root) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c's message ends in a newline: one line is wanted. */
+		return bad(err, errlen, "'%s' is not JSON (%.*s)", path,
+			   why ? (int)strcspn(why, "\n") : 11,
+			   why ? why : "parse error");
+	}
 	fmt = get_str(root, "format");
 	if (!json_object_is_type(root, json_type_object) || !fmt ||
 	    strcmp(fmt, BASELINE_FORMAT)) {

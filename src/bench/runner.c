@@ -427,32 +427,36 @@ static int pass(int fd, const struct bench_input *in, uint32_t repeat,
 	return 0;
 }
 
-/* The repeat count that makes a pass last about @target_ns. */
+/*
+ * The repeat count that makes a pass last about @target_ns: the cost of a
+ * call from the wall clock of one run per packet (the better of two, as a
+ * preempted pass would say calls are dear), the cost of a run from the
+ * kernel's own figure over a few runs per packet.
+ */
 static int size_round(int fd, const struct bench_input *in, uint64_t target_ns,
 		      uint32_t *repeat, size_t *bad_pkt)
 {
-	uint32_t r = 1;
-	uint64_t wall;
-	double ns;
+	uint64_t wall, best = UINT64_MAX;
+	double ns, call_ns, per_pkt, want;
+	int ret;
 
-	for (;;) {
-		int ret = pass(fd, in, r, &ns, &wall, NULL, bad_pkt);
-		double scale;
-
+	for (int i = 0; i < 2; i++) {
+		ret = pass(fd, in, 1, &ns, &wall, NULL, bad_pkt);
 		if (ret)
 			return ret;
-		if (!wall)
-			wall = 1;
-		scale = (double)target_ns / (double)wall;
-		if (wall >= target_ns / 4 || r >= UINT32_MAX / 1024) {
-			double want = r * scale;
-
-			*repeat = want < 1 ? 1 : want > UINT32_MAX / 2 ? UINT32_MAX / 2 :
-									  (uint32_t)want;
-			return 0;
-		}
-		r = (uint32_t)(r * (scale > 1000 ? 1000 : scale < 2 ? 2 : scale / 2));
+		if (wall < best)
+			best = wall;
 	}
+	ret = pass(fd, in, 16, &ns, &wall, NULL, bad_pkt);
+	if (ret)
+		return ret;
+	call_ns = (double)best / (double)in->n;
+	per_pkt = (double)target_ns / (double)in->n;
+	if (ns < 1)
+		ns = 1;	/* the kernel's figure is whole nanoseconds */
+	want = per_pkt > call_ns ? (per_pkt - call_ns) / ns : 1;
+	*repeat = want < 1 ? 1 : want > 1e8 ? 100000000u : (uint32_t)want;
+	return 0;
 }
 
 /*
