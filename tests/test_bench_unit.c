@@ -57,7 +57,8 @@ static void fill(struct bench_result *r, const char *name, double base,
 	p->ran = true;
 	p->packets = 4;
 	for (int i = 0; i < 10; i++) {
-		assert_int_equal(bench_prog_add_round(p, base + step * ((i * 3) % 10), 1e6), 0);
+		assert_int_equal(bench_prog_add_round(p, base + step * ((i * 3) % 10), 1e6,
+						      BENCH_STATS_OFF), 0);
 		assert_int_equal(bench_prog_add_floor(p, 5 + i % 2), 0);
 	}
 	bench_prog_count_retval(p, 2);
@@ -107,6 +108,60 @@ static void test_judge(void **state)
 	assert_int_equal(find(j, n, "fresh")->verdict, BENCH_NEW);
 	assert_int_equal(bench_count(j, (size_t)n, BENCH_REGRESSED), 1);
 	free(j);
+	/*
+	 * Stats on now and not in the baseline: every run and every floor
+	 * run costs 30 ns more. Above the floor nothing changed.
+	 */
+	bench_result_free(&base);
+	bench_result_free(&now);
+	memset(&base, 0, sizeof(base));
+	memset(&now, 0, sizeof(now));
+	fill(&base, "stats", 100, 1);
+	fill(&now, "stats", 130, 1);
+	for (unsigned int i = 0; i < 10; i++) {
+		now.progs[0].floor_ns[i] += 30;
+		now.progs[0].stats[i] = BENCH_STATS_ON;
+	}
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_int_equal(n, 1);
+	assert_true(j[0].net);
+	assert_true(fabs(j[0].change_pct) < 1e-9);
+	assert_int_equal(j[0].verdict, BENCH_UNCHANGED);
+	free(j);
+	/* The program itself 30 ns dearer (the floor is not): 28.7 % of 104.5. */
+	for (unsigned int i = 0; i < 10; i++)
+		now.progs[0].floor_ns[i] -= 30;
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_true(fabs(j[0].change_pct - 30 / 104.5 * 100) < 1e-6);
+	assert_int_equal(j[0].verdict, BENCH_REGRESSED);
+	free(j);
+	/*
+	 * No floors (live mode): ns/run itself. Stats on in 4 rounds of 10
+	 * (30 ns more), one round mixed: the 5 rounds with stats off are
+	 * compared with the baseline's, alone.
+	 */
+	base.progs[0].nr_floor = now.progs[0].nr_floor = 0;
+	for (unsigned int i = 0; i < 10; i++) {
+		now.progs[0].ns[i] -= 30;
+		now.progs[0].stats[i] = BENCH_STATS_OFF;
+		if (i < 4) {
+			now.progs[0].ns[i] += 30;
+			now.progs[0].stats[i] = BENCH_STATS_ON;
+		}
+	}
+	now.progs[0].stats[4] = BENCH_STATS_MIXED;
+	now.progs[0].ns[4] += 1000;
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_false(j[0].net);
+	assert_int_equal(j[0].rounds_left_out, 5);
+	assert_int_equal(j[0].verdict, BENCH_UNCHANGED);
+	free(j);
+	bench_result_free(&base);
+	bench_result_free(&now);
+	memset(&base, 0, sizeof(base));
+	memset(&now, 0, sizeof(now));
+	fill(&base, "bit", 100, 0.1);
+	fill(&now, "bit", 110, 0.1);
 	/* With a 5 % threshold the 10 % rise counts. */
 	n = bench_judge(&base, &now, 5, &j);
 	assert_int_equal(find(j, n, "bit")->verdict, BENCH_REGRESSED);

@@ -37,6 +37,7 @@ static void write_prog(struct jw *w, const struct bench_prog *p)
 		jw_begin_object(w);
 		jw_double_field(w, "ns_per_run", p->ns[i]);
 		jw_double_field(w, "runs", p->runs[i]);
+		jw_string_field(w, "stats", bench_stats_str(p->stats[i]));
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -156,6 +157,8 @@ static int read_prog(json_object *o, size_t idx, struct bench_result *r,
 		return bad(err, errlen, "program '%s' has no rounds", name);
 	for (size_t i = 0; i < json_object_array_length(rounds); i++) {
 		json_object *e = json_object_array_get_idx(rounds, i);
+		enum bench_stats st = BENCH_STATS_MIXED;
+		const char *s;
 		double ns, runs;
 
 		if (!json_object_is_type(e, json_type_object) ||
@@ -164,7 +167,12 @@ static int read_prog(json_object *o, size_t idx, struct bench_result *r,
 			return bad(err, errlen,
 				   "program '%s': round %zu is not {\"ns_per_run\": >0, \"runs\": >0}",
 				   name, i + 1);
-		if (bench_prog_add_round(p, ns, runs))
+		s = get_str(e, "stats");
+		if (s && !strcmp(s, "off"))
+			st = BENCH_STATS_OFF;
+		else if (s && !strcmp(s, "on"))
+			st = BENCH_STATS_ON;
+		if (bench_prog_add_round(p, ns, runs, st))
 			return -ENOMEM;
 	}
 	if (json_object_object_get_ex(o, "floor_rounds", &floor) &&

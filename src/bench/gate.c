@@ -109,6 +109,17 @@ static int finish(const struct ebpftop_opts *o, const struct bench_result *r,
 	if (strcmp(base->cpu, r->cpu))
 		fprintf(stderr, "ebpftop: warning: the baseline was recorded on a %s, this is a %s: figures may differ for that alone\n",
 			base->cpu, r->cpu);
+	for (size_t i = 0; i < r->nr_progs; i++) {
+		const struct bench_prog *b = bench_result_find(base, r->progs[i].name,
+							       r->progs[i].type);
+
+		if (!b || !b->ran || !r->progs[i].ran ||
+		    (b->nr_rounds >= 5 && r->progs[i].nr_rounds >= 5))
+			continue;
+		fprintf(stderr, "ebpftop: warning: %u baseline rounds against %u: the rank test needs 5 or more on each side to reach p < %.2g, so nothing can be judged regressed (use --bench-rounds 5 or more; live, -n 6 or more)\n",
+			b->nr_rounds, r->progs[i].nr_rounds, BENCH_ALPHA);
+		break;
+	}
 	n = bench_judge(base, r, threshold(o), &j);
 	if (n < 0) {
 		fprintf(stderr, "ebpftop: out of memory\n");
@@ -291,7 +302,8 @@ void live_gate__refresh(struct live_gate *g, const struct snapshot *snap,
 
 		if (!(g->runs[k] > 0))
 			continue;
-		if (bench_prog_add_round(p, g->time[k] / g->runs[k], g->runs[k])) {
+		if (bench_prog_add_round(p, g->time[k] / g->runs[k], g->runs[k],
+					 BENCH_STATS_ON)) {
 			g->oom = true;
 			return;
 		}

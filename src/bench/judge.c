@@ -80,45 +80,140 @@ double bench_mann_whitney_greater(const double *x, unsigned int nx,
 	return 0.5 * erfc(z / sqrt(2.0));
 }
 
-static double half_range_pct(const struct bench_summary *s)
+static double half_range(const struct bench_summary *s)
 {
-	if (!s->n || !(s->median > 0))
+	return s->n ? (s->max - s->min) / 2 : (double)NAN;
+}
+
+/*
+ * The rounds of @p to judge: those in stats state @want (any but mixed if
+ * @want < 0), as ns/run, or less the floor of the same round when @net.
+ * Returns how many went into @v (room for p->nr_rounds).
+ */
+static unsigned int pick(const struct bench_prog *p, int want, bool net,
+			 double *v)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < p->nr_rounds; i++) {
+		if (p->stats[i] == BENCH_STATS_MIXED ||
+		    (want >= 0 && p->stats[i] != want))
+			continue;
+		v[n++] = net ? p->ns[i] - p->floor_ns[i] : p->ns[i];
+	}
+	return n;
+}
+
+static unsigned int count(const struct bench_prog *p, enum bench_stats s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < p->nr_rounds; i++)
+		n += p->stats[i] == s;
+	return n;
+}
+
+/*
+ * Like against like: the rounds both runs made with stats in the same
+ * state, when there are enough of them; else the cost above the floor,
+ * which the stats' own cost does not touch (it needs a floor per round).
+ */
+static void choose(const struct bench_prog *b, const struct bench_prog *c,
+		   int *want, bool *net)
+{
+	unsigned int off = count(b, BENCH_STATS_OFF) < count(c, BENCH_STATS_OFF) ?
+			   count(b, BENCH_STATS_OFF) : count(c, BENCH_STATS_OFF);
+	unsigned int on = count(b, BENCH_STATS_ON) < count(c, BENCH_STATS_ON) ?
+			  count(b, BENCH_STATS_ON) : count(c, BENCH_STATS_ON);
+	bool all_off = count(b, BENCH_STATS_OFF) == b->nr_rounds &&
+		       count(c, BENCH_STATS_OFF) == c->nr_rounds;
+	bool all_on = count(b, BENCH_STATS_ON) == b->nr_rounds &&
+		      count(c, BENCH_STATS_ON) == c->nr_rounds;
+
+	*want = -1;
+	/* With a floor in every round, the cost above it is what is judged. */
+	*net = b->nr_floor == b->nr_rounds && c->nr_floor == c->nr_rounds;
+	if (*net || all_off || all_on)
+		return;
+	if (off >= BENCH_SAME_STATS_MIN || on >= BENCH_SAME_STATS_MIN) {
+		*want = off >= on ? BENCH_STATS_OFF : BENCH_STATS_ON;
+		return;
+	}
+}
+
+/* Median whole ns/run of the rounds of @p in state @want (-1: not mixed). */
+static double median_of(const struct bench_prog *p, int want)
+{
+	struct bench_summary s;
+	double *v = malloc(p->nr_rounds * sizeof(*v));
+	unsigned int n;
+
+	if (!v)
 		return NAN;
-	return (s->max - s->min) / 2 / s->median * 100;
+	n = pick(p, want, false, v);
+	bench_summarize(v, n, &s);
+	free(v);
+	return s.median;
 }
 
 static void judge_one(struct bench_judgement *j, double threshold_pct)
 {
 	struct bench_summary b = { 0 }, c = { 0 };
+	double *bv = NULL, *cv = NULL;
+	unsigned int nb_r, nc_r;
 	double nb, nc;
+	int want;
 
 	j->base_ns = j->now_ns = j->change_pct = j->noise_pct = NAN;
 	j->p_worse = j->p_better = NAN;
-	if (j->base && j->base->ran && j->base->nr_rounds)
-		bench_summarize(j->base->ns, j->base->nr_rounds, &b);
-	if (j->now && j->now->ran && j->now->nr_rounds)
-		bench_summarize(j->now->ns, j->now->nr_rounds, &c);
-	j->base_ns = b.n ? b.median : (double)NAN;
-	j->now_ns = c.n ? c.median : (double)NAN;
-	if (!j->base || !b.n) {
-		j->verdict = j->now && c.n ? BENCH_NEW : BENCH_NOT_RUN;
+	if (!j->base || !j->base->ran || !j->base->nr_rounds) {
+		j->verdict = j->now && j->now->ran && j->now->nr_rounds ?
+				     BENCH_NEW : BENCH_NOT_RUN;
 		return;
 	}
 	if (!j->now) {
 		j->verdict = BENCH_MISSING;
 		return;
 	}
-	if (!c.n) {
+	if (!j->now->ran || !j->now->nr_rounds) {
 		j->verdict = BENCH_NOT_RUN;
 		return;
 	}
-	if (b.median > 0)
-		j->change_pct = (c.median - b.median) / b.median * 100;
-	nb = half_range_pct(&b);
-	nc = half_range_pct(&c);
-	j->noise_pct = isnan(nb) ? nc : isnan(nc) ? nb : fmax(nb, nc);
-	j->p_worse = bench_mann_whitney_greater(j->base->ns, b.n, j->now->ns, c.n);
-	j->p_better = bench_mann_whitney_greater(j->now->ns, c.n, j->base->ns, b.n);
+	choose(j->base, j->now, &want, &j->net);
+	bv = malloc(j->base->nr_rounds * sizeof(*bv));
+	cv = malloc(j->now->nr_rounds * sizeof(*cv));
+	if (!bv || !cv) {
+		free(bv);
+		free(cv);
+		j->verdict = BENCH_UNCHANGED;
+		return;
+	}
+	nb_r = pick(j->base, want, j->net, bv);
+	nc_r = pick(j->now, want, j->net, cv);
+	j->rounds_left_out = j->base->nr_rounds - nb_r + j->now->nr_rounds - nc_r;
+	bench_summarize(bv, nb_r, &b);
+	bench_summarize(cv, nc_r, &c);
+	/* What the table shows: the whole ns/run of the same rounds. */
+	j->base_ns = median_of(j->base, want);
+	j->now_ns = median_of(j->now, want);
+	j->base_net = j->net ? b.median : (double)NAN;
+	j->now_net = j->net ? c.median : (double)NAN;
+	/*
+	 * The change in what the program itself costs, as a share of what
+	 * a run cost in the baseline: the floor's own drift (the machine,
+	 * run-time stats) drops out, and a tiny program's cost above the
+	 * floor does not make a tiny change look huge.
+	 */
+	if (j->base_ns > 0) {
+		j->change_pct = (c.median - b.median) / j->base_ns * 100;
+		nb = half_range(&b) / j->base_ns * 100;
+		nc = half_range(&c) / j->base_ns * 100;
+		j->noise_pct = isnan(nb) ? nc : isnan(nc) ? nb : fmax(nb, nc);
+	}
+	j->p_worse = bench_mann_whitney_greater(bv, nb_r, cv, nc_r);
+	j->p_better = bench_mann_whitney_greater(cv, nc_r, bv, nb_r);
+	free(bv);
+	free(cv);
 	j->verdict = BENCH_UNCHANGED;
 	if (j->change_pct >= threshold_pct && j->p_worse < BENCH_ALPHA)
 		j->verdict = BENCH_REGRESSED;

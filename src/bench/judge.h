@@ -4,9 +4,17 @@
 
 /*
  * --compare: this run's rounds against a baseline's, program by program.
- * A program has regressed when its median ns/run rose by the threshold or
- * more AND a one-sided Mann-Whitney U test over the rounds says the rise
- * is not chance (p below BENCH_ALPHA); improved is the mirror image. Pure.
+ * What is judged is the program's cost above the floor: each round's
+ * ns/run less the ns/run of the empty program measured in the same round.
+ * The floor carries what is not the program (the test-run loop, kernel
+ * run-time stats when someone has them on, a busy machine) and drifts with
+ * it. A program has regressed when the median of that cost rose by the
+ * threshold or more, counted in percent of the baseline's whole ns/run,
+ * AND a one-sided Mann-Whitney U test over the rounds says the rise is not
+ * chance (p below BENCH_ALPHA); improved is the mirror image. Rounds
+ * during which stats were turned on or off are left out. Without floors
+ * (live mode) ns/run itself is judged, over rounds with stats in the same
+ * state when both sides have BENCH_SAME_STATS_MIN of them. Pure.
  */
 
 #include <stddef.h>
@@ -17,6 +25,8 @@
 #define BENCH_THRESHOLD_DEFAULT 25.0
 /* Significance level of the rank test. */
 #define BENCH_ALPHA 0.01
+/* Rounds in the same stats state, each side, to compare them alone. */
+#define BENCH_SAME_STATS_MIN 5
 
 enum bench_verdict {
 	BENCH_UNCHANGED,
@@ -30,11 +40,14 @@ enum bench_verdict {
 struct bench_judgement {
 	const struct bench_prog *base;	/* NULL: new */
 	const struct bench_prog *now;	/* NULL: missing */
-	double base_ns, now_ns;		/* medians (NAN when absent) */
-	double change_pct;		/* now against base */
-	double noise_pct;		/* larger half-range of the two, % of its median */
+	double base_ns, now_ns;		/* median ns/run (NAN when absent) */
+	double base_net, now_net;	/* median above the floor (NAN: not judged so) */
+	double change_pct;		/* change of the judged median, % of base_ns */
+	double noise_pct;		/* larger half-range of the two, % of base_ns */
 	double p_worse;			/* one-sided p: now slower than base */
 	double p_better;		/* one-sided p: now faster */
+	bool net;			/* judged above the floor */
+	unsigned int rounds_left_out;	/* for their stats state, both sides */
 	enum bench_verdict verdict;
 };
 

@@ -26,7 +26,7 @@ static char *fmt_ns(char *buf, size_t len, double ns)
 {
 	if (!isfinite(ns))
 		snprintf(buf, len, "-");
-	else if (ns >= 100)
+	else if (fabs(ns) >= 100)
 		snprintf(buf, len, "%.0f", ns);
 	else
 		snprintf(buf, len, "%.1f", ns);
@@ -137,25 +137,34 @@ void bench_report_compare(FILE *f, const struct bench_result *base,
 			  double threshold_pct, enum bench_format fmt)
 {
 	size_t nreg = bench_count(j, n, BENCH_REGRESSED);
+	unsigned int left_out = 0;
 
 	if (fmt == BENCH_MARKDOWN)
 		fprintf(f, "\n### Against the baseline of %s (%s)\n\n"
-			   "| program | type | baseline ns/run | now ns/run | change | noise ± | p | verdict |\n"
-			   "|---|---|--:|--:|--:|--:|--:|---|\n",
+			   "| program | type | baseline ns/run | now ns/run | above floor | change | noise ± | p | verdict |\n"
+			   "|---|---|--:|--:|--:|--:|--:|--:|---|\n",
 			base->date, base->kernel);
 	else
 		fprintf(f, "# against the baseline of %s (%s, %s)\n"
-			   "%-24s %-14s %9s %9s %8s %7s %8s  %s\n",
+			   "%-24s %-14s %9s %9s %15s %8s %7s %8s  %s\n",
 			base->date, base->kernel, base->cpu, "PROGRAM", "TYPE",
-			"BASELINE", "NOW", "CHANGE", "NOISE", "P", "VERDICT");
+			"BASELINE", "NOW", "ABOVE-FLOOR", "CHANGE", "NOISE", "P",
+			"VERDICT");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_judgement *x = &j[i];
 		const struct bench_prog *p = x->now ? x->now : x->base;
-		char b[32], c[32], ch[32], no[32], pv[32];
+		char b[32], c[32], nb[32], nc[32], net[72], ch[32], no[32], pv[32];
 		const char *v = bench_verdict_str(x->verdict);
 
+		left_out += x->rounds_left_out;
 		fmt_ns(b, sizeof(b), x->base_ns);
 		fmt_ns(c, sizeof(c), x->now_ns);
+		if (x->net)
+			snprintf(net, sizeof(net), "%s->%s",
+				 fmt_ns(nb, sizeof(nb), x->base_net),
+				 fmt_ns(nc, sizeof(nc), x->now_net));
+		else
+			snprintf(net, sizeof(net), "-");
 		if (isfinite(x->change_pct))
 			snprintf(ch, sizeof(ch), "%+.1f%%", x->change_pct);
 		else
@@ -170,16 +179,19 @@ void bench_report_compare(FILE *f, const struct bench_result *base,
 		else
 			snprintf(pv, sizeof(pv), "-");
 		if (fmt == BENCH_MARKDOWN)
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
-				p->name, p->type, b, c, ch, no, pv,
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
+				p->name, p->type, b, c, net, ch, no, pv,
 				x->verdict == BENCH_REGRESSED ? "**" : "", v,
 				x->verdict == BENCH_REGRESSED ? "**" : "");
 		else
-			fprintf(f, "%-24s %-14s %9s %9s %8s %7s %8s  %s\n",
-				p->name, p->type, b, c, ch, no, pv,
+			fprintf(f, "%-24s %-14s %9s %9s %15s %8s %7s %8s  %s\n",
+				p->name, p->type, b, c, net, ch, no, pv,
 				x->verdict == BENCH_REGRESSED ? "REGRESSED" : v);
 	}
-	fprintf(f, "%s%zu regressed, %zu improved, %zu unchanged, %zu new, %zu missing (threshold %.0f%%, one-sided Mann-Whitney p < %.2g)\n",
+	if (left_out)
+		fprintf(f, "%s%u rounds left out: BPF run-time stats were turned on or off during them, or differ from the rounds compared\n",
+			fmt == BENCH_MARKDOWN ? "\n" : "# ", left_out);
+	fprintf(f, "%s%zu regressed, %zu improved, %zu unchanged, %zu new, %zu missing (change of the cost above the floor in %% of the baseline ns/run; threshold %.0f%%, one-sided Mann-Whitney p < %.2g)\n",
 		fmt == BENCH_MARKDOWN ? "\n" : "# ", nreg,
 		bench_count(j, n, BENCH_IMPROVED),
 		bench_count(j, n, BENCH_UNCHANGED), bench_count(j, n, BENCH_NEW),

@@ -61,13 +61,26 @@ static int push(double **v, unsigned int n, double x)
 	return 0;
 }
 
-int bench_prog_add_round(struct bench_prog *p, double ns, double runs)
+int bench_prog_add_round(struct bench_prog *p, double ns, double runs,
+			 enum bench_stats stats)
 {
+	unsigned char *s;
+
 	if (push(&p->ns, p->nr_rounds, ns) ||
 	    push(&p->runs, p->nr_rounds, runs))
 		return -ENOMEM;
-	p->nr_rounds++;
+	s = realloc(p->stats, p->nr_rounds + 1);
+	if (!s)
+		return -ENOMEM;
+	p->stats = s;
+	s[p->nr_rounds++] = (unsigned char)stats;
+	p->stats_on |= stats != BENCH_STATS_OFF;
 	return 0;
+}
+
+const char *bench_stats_str(enum bench_stats s)
+{
+	return s == BENCH_STATS_OFF ? "off" : s == BENCH_STATS_ON ? "on" : "mixed";
 }
 
 int bench_prog_add_floor(struct bench_prog *p, double ns)
@@ -118,6 +131,7 @@ void bench_result_free(struct bench_result *r)
 	for (size_t i = 0; i < r->nr_progs; i++) {
 		free(r->progs[i].ns);
 		free(r->progs[i].runs);
+		free(r->progs[i].stats);
 		free(r->progs[i].floor_ns);
 	}
 	free(r->progs);

@@ -23,6 +23,13 @@
 #define BENCH_NAME_MAX 128
 #define BENCH_TYPE_MAX 32
 
+/* Kernel run-time stats during a round: every run pays two clock reads. */
+enum bench_stats {
+	BENCH_STATS_OFF,
+	BENCH_STATS_ON,
+	BENCH_STATS_MIXED,	/* turned on or off during the round */
+};
+
 struct bench_retval {
 	int64_t code;		/* the program's return value */
 	uint64_t packets;	/* input packets that got it */
@@ -37,6 +44,7 @@ struct bench_prog {
 	unsigned int nr_rounds;
 	double *ns;		/* ns/run of each round */
 	double *runs;		/* runs made in each round */
+	unsigned char *stats;	/* enum bench_stats of each round */
 	unsigned int nr_floor;
 	double *floor_ns;	/* ns/run of an empty program, per round; may be 0 rounds */
 	uint64_t packets;	/* input packets per round (0: live mode) */
@@ -44,6 +52,7 @@ struct bench_prog {
 	struct bench_retval retvals[BENCH_RETVALS_MAX];
 	uint64_t retvals_other;	/* packets whose code did not fit the table */
 	bool retvals_vary;	/* a packet's code changed between rounds */
+	bool stats_on;		/* stats were on in some round */
 };
 
 /* A whole run: programs plus where and how they were measured. */
@@ -72,7 +81,9 @@ void bench_summarize(const double *v, unsigned int n, struct bench_summary *s);
 struct bench_prog *bench_result_add(struct bench_result *r, const char *name,
 				    const char *type);
 /* Append a round to @p (@floor: to its floor rounds). 0 or -ENOMEM. */
-int bench_prog_add_round(struct bench_prog *p, double ns, double runs);
+int bench_prog_add_round(struct bench_prog *p, double ns, double runs,
+			 enum bench_stats stats);
+const char *bench_stats_str(enum bench_stats s);
 int bench_prog_add_floor(struct bench_prog *p, double ns);
 /* Count a packet's return code. */
 void bench_prog_count_retval(struct bench_prog *p, int64_t code);

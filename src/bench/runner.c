@@ -520,7 +520,7 @@ static int bench_prog(struct bpf_program *prog, const struct bench_config *c,
 {
 	const struct bench_input *in = c->in;
 	int fd = bpf_program__fd(prog), floor_fd;
-	uint64_t target = (uint64_t)c->round_ms * 1000000u, wall, cnt;
+	uint64_t target = (uint64_t)c->round_ms * 1000000u, wall;
 	uint32_t repeat, floor_repeat;
 	int64_t *first = NULL, *codes = NULL;
 	bool held = false, floor_held = false;
@@ -543,13 +543,11 @@ static int bench_prog(struct bpf_program *prog, const struct bench_config *c,
 		goto out;
 	}
 	/* One run of every packet: the return codes, and a warm-up. */
-	cnt = run_cnt(fd);
 	ret = pass(fd, in, 1, &ns, &wall, first, &bad);
 	if (ret) {
 		ret = run_error(err, errlen, ret, p->name, in, bad);
 		goto out;
 	}
-	notes->stats_on |= run_cnt(fd) != cnt;
 	for (size_t i = 0; i < in->n; i++)
 		bench_prog_count_retval(p, first[i]);
 	p->packets = in->n;
@@ -564,6 +562,9 @@ static int bench_prog(struct bpf_program *prog, const struct bench_config *c,
 		notes->long_rounds = true;
 	/* Program and floor take turns, so that drift hits both alike. */
 	for (unsigned int k = 0; k < c->rounds; k++) {
+		uint64_t before = run_cnt(fd), moved;
+		enum bench_stats st;
+
 		ret = pass(fd, in, repeat, &ns, &wall, codes, &bad);
 		if (ret) {
 			ret = run_error(err, errlen, ret, p->name, in, bad);
@@ -571,7 +572,12 @@ static int bench_prog(struct bpf_program *prog, const struct bench_config *c,
 		}
 		if (memcmp(codes, first, in->n * sizeof(*codes)))
 			p->retvals_vary = true;
-		if (bench_prog_add_round(p, ns, (double)repeat * (double)in->n)) {
+		/* The kernel counts runs only while stats are on. */
+		moved = run_cnt(fd) - before;
+		st = !moved ? BENCH_STATS_OFF :
+		     moved == (uint64_t)repeat * in->n ? BENCH_STATS_ON :
+							 BENCH_STATS_MIXED;
+		if (bench_prog_add_round(p, ns, (double)repeat * (double)in->n, st)) {
 			ret = fail(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
@@ -587,6 +593,7 @@ static int bench_prog(struct bpf_program *prog, const struct bench_config *c,
 			goto out;
 		}
 	}
+	notes->stats_on |= p->stats_on;
 	p->ran = true;
 out:
 	if (held)
