@@ -21,7 +21,7 @@ const struct cli_option cli_options[] = {
 	{ "sort", 's', "KEY", "initial sort: cpu (default), nsrun, runs, id, name, type, runcnt, runtime" },
 	{ "filter", 'f', "TEXT", "show programs whose name, type or owner contains TEXT" },
 	{ "no-stats", 0, NULL, "do not turn run-time stats on at start" },
-	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30)" },
+	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30; 25 with --compare)" },
 	{ "regress-window", 0, "N", "refreshes in a row a rise must last to be flagged (and a recovery to clear it), 1 to 100 (default 3)" },
 	{ "demo", 0, NULL, "run the demo workload: an XDP classifier on a private veth pair, fed with UDP traffic" },
 	{ "demo-pps", 0, "N", "demo traffic in packets per second, 1 to 1000000 (default 20000; needs --demo)" },
