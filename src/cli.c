@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/regress.h"
+#include "util/msg.h"
 
 const struct cli_option cli_options[] = {
 	{ "delay", 'd', "SECS", "refresh interval in seconds, decimal (default 1.0, minimum 0.1)" },
@@ -81,17 +82,31 @@ void cli_usage(FILE *f)
 		   "a regression.\n");
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+/*
+ * --@name (@len characters) is not an option: unknown, or an abbreviation
+ * of more than one (getopt takes a prefix only when one option has it).
+ */
+static int ambiguous(const char *name, size_t len, char *err, size_t errlen)
 {
-	va_list ap;
+	char alts[192] = "";
+	size_t n = 0, used = 0;
 
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
+	for (size_t i = 0; len && i < cli_nr_options; i++) {
+		const char *l = cli_options[i].long_name;
+
+		if (strncmp(l, name, len))
+			continue;
+		n++;
+		if (used < sizeof(alts))
+			used += (size_t)snprintf(alts + used, sizeof(alts) - used,
+						 "%s--%s", n > 1 ? ", " : "", l);
+	}
+	if (n > 1)
+		return msg_fail(err, errlen, -EINVAL,
+				"option '--%.*s' is ambiguous: it could be %s",
+				(int)len, name, alts);
+	return msg_fail(err, errlen, -EINVAL, "unknown option '--%.*s'",
+			(int)len, name);
 }
 
 /*
@@ -105,15 +120,15 @@ static int bad_option(int c, const char *word, char *err, size_t errlen)
 
 	if (strncmp(word, "--", 2)) {
 		if (c == ':')
-			return fail(err, errlen, "option '-%c' needs an argument",
+			return msg_fail(err, errlen, -EINVAL, "option '-%c' needs an argument",
 				    optopt);
 		if (optopt > ' ' && optopt < 0x7f)
-			return fail(err, errlen, "unknown option '-%c'", optopt);
-		return fail(err, errlen, "unknown option '%s'", word);
+			return msg_fail(err, errlen, -EINVAL, "unknown option '-%c'", optopt);
+		return msg_fail(err, errlen, -EINVAL, "unknown option '%s'", word);
 	}
 	len = strcspn(word + 2, "=");
 	if (c == ':')
-		return fail(err, errlen, "option '--%.*s' needs an argument",
+		return msg_fail(err, errlen, -EINVAL, "option '--%.*s' needs an argument",
 			    (int)len, word + 2);
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		const struct cli_option *o = &cli_options[i];
@@ -121,11 +136,11 @@ static int bad_option(int c, const char *word, char *err, size_t errlen)
 		/* getopt accepts unambiguous prefixes: so do the messages. */
 		if (len && !strncmp(o->long_name, word + 2, len) &&
 		    word[2 + len] == '=' && !o->arg)
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "option '--%s' takes no argument",
 				    o->long_name);
 	}
-	return fail(err, errlen, "unknown option '--%.*s'", (int)len, word + 2);
+	return ambiguous(word + 2, len, err, errlen);
 }
 
 static int parse_delay(const char *s, double *out)
@@ -146,17 +161,20 @@ static int parse_delay(const char *s, double *out)
 	return 0;
 }
 
-static int parse_count(const char *s, unsigned long *out)
+/*
+ * A whole number from 1 to @max, in plain decimal digits: -EINVAL if @s is
+ * not one, -ERANGE if it is one out of range (0, or above @max).
+ */
+static int parse_count(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
 	unsigned long v;
 
 	if (!*s || strspn(s, "0123456789") != strlen(s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v == 0 || v > LONG_MAX)
-		return -EINVAL;
+	v = strtoul(s, NULL, 10);
+	if (errno == ERANGE || v == 0 || v > max)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
@@ -166,7 +184,7 @@ static int parse_prog_id(const char *s, uint32_t *out)
 {
 	unsigned long v;
 
-	if (parse_count(s, &v) || v > UINT32_MAX)
+	if (parse_count(s, UINT32_MAX, &v))
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
@@ -181,16 +199,16 @@ static int check_events(const char *s, char *err, size_t errlen)
 	size_t items = 1;
 
 	if (!*s)
-		return fail(err, errlen, "--events: the list is empty (give presets or event names, comma-separated)");
+		return msg_fail(err, errlen, -EINVAL, "--events: the list is empty (give presets or event names, comma-separated)");
 	for (const char *p = s; *p; p++) {
 		if (*p != ',')
 			continue;
 		if (p == s || !p[1] || p[1] == ',')
-			return fail(err, errlen, "--events: empty event name in '%s'", s);
+			return msg_fail(err, errlen, -EINVAL, "--events: empty event name in '%s'", s);
 		items++;
 	}
 	if (items > 8)
-		return fail(err, errlen, "--events: too many events in '%s' (at most 8 at a time)", s);
+		return msg_fail(err, errlen, -EINVAL, "--events: too many events in '%s' (at most 8 at a time)", s);
 	return 0;
 }
 
@@ -207,8 +225,8 @@ static int parse_demo_option(const char *name, const char *arg,
 		return 0;
 	}
 	if (!strcmp(name, "demo-pps")) {
-		if (parse_count(arg, &pps) || pps > CLI_DEMO_PPS_MAX)
-			return fail(err, errlen,
+		if (parse_count(arg, CLI_DEMO_PPS_MAX, &pps))
+			return msg_fail(err, errlen, -EINVAL,
 				    "--demo-pps: '%s' is not a whole number from 1 to %u",
 				    arg, CLI_DEMO_PPS_MAX);
 		o->demo_pps = (unsigned int)pps;
@@ -216,14 +234,14 @@ static int parse_demo_option(const char *name, const char *arg,
 	}
 	/* Written as --delay is; any time above 0, up to a day. */
 	if (!*arg || strspn(arg, "0123456789.") != strlen(arg))
-		return fail(err, errlen,
+		return msg_fail(err, errlen, -EINVAL,
 			    "--demo-regress-after: '%s' is not a decimal number of seconds",
 			    arg);
 	errno = 0;
 	secs = strtod(arg, &end);
 	if (errno || end == arg || *end || !(secs > 0.0) ||
 	    secs > CLI_DELAY_MAX)
-		return fail(err, errlen,
+		return msg_fail(err, errlen, -EINVAL,
 			    "--demo-regress-after: '%s' is not a number of seconds above 0 and at most %.0f",
 			    arg, CLI_DELAY_MAX);
 	o->demo_regress_after = secs;
@@ -240,9 +258,9 @@ static int parse_regress_option(const char *name, const char *arg,
 	double v;
 
 	if (!strcmp(name, "regress-window")) {
-		if (parse_count(arg, &n) || n < REGRESS_WINDOW_MIN ||
-		    n > REGRESS_WINDOW_MAX)
-			return fail(err, errlen,
+		if (parse_count(arg, REGRESS_WINDOW_MAX, &n) ||
+		    n < REGRESS_WINDOW_MIN)
+			return msg_fail(err, errlen, -EINVAL,
 				    "--regress-window: '%s' is not a whole number from %u to %u",
 				    arg, REGRESS_WINDOW_MIN, REGRESS_WINDOW_MAX);
 		o->regress_window = (unsigned int)n;
@@ -257,7 +275,7 @@ static int parse_regress_option(const char *name, const char *arg,
 		o->regress_threshold = v;
 		return 0;
 	}
-	return fail(err, errlen,
+	return msg_fail(err, errlen, -EINVAL,
 		    "--regress-threshold: '%s' is not a percentage from %.0f to %.0f",
 		    arg, REGRESS_THRESHOLD_MIN, REGRESS_THRESHOLD_MAX);
 }
@@ -271,7 +289,7 @@ static int check_bench_set(const char *s, char *err, size_t errlen)
 
 	if (!eq || !n || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") != n ||
 	    (*s >= '0' && *s <= '9'))
-		return fail(err, errlen, "--bench-set: '%s' is not NAME=VALUE with NAME a C identifier", s);
+		return msg_fail(err, errlen, -EINVAL, "--bench-set: '%s' is not NAME=VALUE with NAME a C identifier", s);
 	v = eq + 1;
 	errno = 0;
 	if (*v == '-')
@@ -279,7 +297,7 @@ static int check_bench_set(const char *s, char *err, size_t errlen)
 	else
 		(void)strtoull(v, &end, 0);
 	if (!*v || *end || errno || *v == '+' || *v == ' ')
-		return fail(err, errlen, "--bench-set: '%s' is not a whole number (in '%s')", v, s);
+		return msg_fail(err, errlen, -EINVAL, "--bench-set: '%s' is not a whole number (in '%s')", v, s);
 	return 0;
 }
 
@@ -303,48 +321,48 @@ static int parse_bench_option(const char *name, const char *arg,
 
 	if (!strcmp(name, "bench")) {
 		if (!*arg)
-			return fail(err, errlen, "--bench: the file name is empty");
+			return msg_fail(err, errlen, -EINVAL, "--bench: the file name is empty");
 		o->bench = arg;
 	} else if (!strcmp(name, "bench-prog")) {
 		size_t len = strlen(arg);
 
 		if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
-			return fail(err, errlen, "--bench-prog: empty program name in '%s'", arg);
+			return msg_fail(err, errlen, -EINVAL, "--bench-prog: empty program name in '%s'", arg);
 		o->bench_progs = arg;
 	} else if (!strcmp(name, "bench-set")) {
 		if (check_bench_set(arg, err, errlen))
 			return -EINVAL;
 		if (o->nr_bench_sets == CLI_BENCH_SETS_MAX)
-			return fail(err, errlen, "--bench-set: more than %d settings", CLI_BENCH_SETS_MAX);
+			return msg_fail(err, errlen, -EINVAL, "--bench-set: more than %d settings", CLI_BENCH_SETS_MAX);
 		o->bench_sets[o->nr_bench_sets++] = arg;
 	} else if (!strcmp(name, "bench-rounds")) {
-		if (parse_count(arg, &n) || n > 1000)
-			return fail(err, errlen, "--bench-rounds: '%s' is not a whole number from 1 to 1000", arg);
+		if (parse_count(arg, 1000, &n))
+			return msg_fail(err, errlen, -EINVAL, "--bench-rounds: '%s' is not a whole number from 1 to 1000", arg);
 		o->bench_rounds = (unsigned int)n;
 	} else if (!strcmp(name, "bench-round-ms")) {
-		if (parse_count(arg, &n) || n > 10000)
-			return fail(err, errlen, "--bench-round-ms: '%s' is not a whole number from 1 to 10000", arg);
+		if (parse_count(arg, 10000, &n))
+			return msg_fail(err, errlen, -EINVAL, "--bench-round-ms: '%s' is not a whole number from 1 to 10000", arg);
 		o->bench_round_ms = (unsigned int)n;
 	} else if (!strcmp(name, "pcap")) {
 		if (!*arg)
-			return fail(err, errlen, "--pcap: the file name is empty");
+			return msg_fail(err, errlen, -EINVAL, "--pcap: the file name is empty");
 		o->pcap = arg;
 	} else if (!strcmp(name, "bmf")) {
 		o->bmf = true;
 	} else if (!strcmp(name, "record")) {
 		if (!*arg)
-			return fail(err, errlen, "--record: the file name is empty");
+			return msg_fail(err, errlen, -EINVAL, "--record: the file name is empty");
 		o->record = arg;
 	} else if (!strcmp(name, "compare")) {
 		if (!*arg)
-			return fail(err, errlen, "--compare: the file name is empty");
+			return msg_fail(err, errlen, -EINVAL, "--compare: the file name is empty");
 		o->compare = arg;
 	} else if (!strcmp(name, "report")) {
 		if (strcmp(arg, "md") && strcmp(arg, "text"))
-			return fail(err, errlen, "--report: unknown format '%s' (use text or md)", arg);
+			return msg_fail(err, errlen, -EINVAL, "--report: unknown format '%s' (use text or md)", arg);
 		o->report_md = !strcmp(arg, "md");
 	} else {
-		return fail(err, errlen, "unhandled option");
+		return msg_fail(err, errlen, -EINVAL, "unhandled option");
 	}
 	return 0;
 }
@@ -358,29 +376,29 @@ static int check_bench_combination(const struct ebpftop_opts *o, char *err,
 
 	if (!o->bench) {
 		if (o->bench_progs)
-			return fail(err, errlen, "--bench-prog needs --bench");
+			return msg_fail(err, errlen, -EINVAL, "--bench-prog needs --bench");
 		if (o->nr_bench_sets)
-			return fail(err, errlen, "--bench-set needs --bench");
+			return msg_fail(err, errlen, -EINVAL, "--bench-set needs --bench");
 		if (o->bench_rounds)
-			return fail(err, errlen, "--bench-rounds needs --bench");
+			return msg_fail(err, errlen, -EINVAL, "--bench-rounds needs --bench");
 		if (o->bench_round_ms)
-			return fail(err, errlen, "--bench-round-ms needs --bench");
+			return msg_fail(err, errlen, -EINVAL, "--bench-round-ms needs --bench");
 		if (o->pcap)
-			return fail(err, errlen, "--pcap needs --bench");
+			return msg_fail(err, errlen, -EINVAL, "--pcap needs --bench");
 		if (gate && !o->batch)
-			return fail(err, errlen, "%s needs --bench, or batch mode (-b) with -n", gate);
+			return msg_fail(err, errlen, -EINVAL, "%s needs --bench, or batch mode (-b) with -n", gate);
 		if (gate && !o->iterations)
-			return fail(err, errlen, "%s in batch mode needs -n N (the refreshes to measure)", gate);
+			return msg_fail(err, errlen, -EINVAL, "%s in batch mode needs -n N (the refreshes to measure)", gate);
 		if (gate && o->json)
-			return fail(err, errlen, "%s and --json both want stdout: use -b", gate);
+			return msg_fail(err, errlen, -EINVAL, "%s and --json both want stdout: use -b", gate);
 		return 0;
 	}
 	if (o->batch || o->json)
-		return fail(err, errlen, "--bench runs on its own: drop -b/-j");
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop -b/-j");
 	if (o->demo)
-		return fail(err, errlen, "--bench runs on its own: drop --demo");
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --demo");
 	if (o->profile_id)
-		return fail(err, errlen, "--bench runs on its own: drop --profile");
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --profile");
 	return 0;
 }
 
@@ -435,19 +453,25 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 		case 'd':
 			ret = parse_delay(arg, &o->delay_s);
 			if (ret == -ERANGE)
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--delay: '%s' is out of range (%.1f to %.0f seconds)",
 					    arg, CLI_DELAY_MIN, CLI_DELAY_MAX);
 			if (ret)
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--delay: '%s' is not a decimal number of seconds",
 					    arg);
 			break;
 		case 'n':
-			if (parse_count(arg, &o->iterations))
-				return fail(err, errlen,
-					    "--iterations: '%s' is not a positive whole number",
-					    arg);
+			ret = parse_count(arg, CLI_ITERATIONS_MAX,
+					  &o->iterations);
+			if (ret == -ERANGE)
+				return msg_fail(err, errlen, -EINVAL,
+						"--iterations: '%s' is out of range (1 to %lu)",
+						arg, CLI_ITERATIONS_MAX);
+			if (ret)
+				return msg_fail(err, errlen, -EINVAL,
+						"--iterations: '%s' is not a whole number",
+						arg);
 			break;
 		case 'b':
 			o->batch = true;
@@ -458,7 +482,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			break;
 		case 's':
 			if (sort_key_parse(arg, &o->sort))
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--sort: unknown key '%s' (use one of: %s)",
 					    arg, sort_key_names());
 			break;
@@ -467,7 +491,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			break;
 		case 'p':
 			if (parse_prog_id(arg, &o->profile_id))
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--profile: '%s' is not a program id (a whole number from 1 to %u)",
 					    arg, UINT32_MAX);
 			break;
@@ -530,15 +554,15 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 					return ret;
 				break;
 			}
-			return fail(err, errlen, "unhandled option");
+			return msg_fail(err, errlen, -EINVAL, "unhandled option");
 		}
 	}
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return msg_fail(err, errlen, -EINVAL, "unexpected argument '%s'", argv[optind]);
 	if (!o->demo && o->demo_pps)
-		return fail(err, errlen, "--demo-pps needs --demo");
+		return msg_fail(err, errlen, -EINVAL, "--demo-pps needs --demo");
 	if (!o->demo && o->demo_regress_after > 0.0)
-		return fail(err, errlen, "--demo-regress-after needs --demo");
+		return msg_fail(err, errlen, -EINVAL, "--demo-regress-after needs --demo");
 	if (!o->demo_pps)
 		o->demo_pps = CLI_DEMO_PPS_DEFAULT;
 	if (action == CLI_RUN && check_bench_combination(o, err, errlen))

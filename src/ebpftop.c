@@ -15,6 +15,7 @@
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
+#include "util/clock.h"
 
 /* What a record carries besides the programs: the demo's state. */
 static void batch_extras(struct app *a, struct batch_extra *x,
@@ -62,7 +63,7 @@ static size_t view_rows(const struct app *a, struct prog_row **view,
 static int run_batch(struct app *a, struct live_gate *gate)
 {
 	const struct ebpftop_opts *o = a->opts;
-	unsigned long long next = app_now_ns();
+	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
 	struct batch_extra extra;
 	struct batch_demo demo;
@@ -116,12 +117,26 @@ static int run_batch(struct app *a, struct live_gate *gate)
 			break;
 		next += (unsigned long long)(o->delay_s * 1e9);
 		/* Fell behind (stopped, or a slow refresh): do not burst. */
-		if (next <= app_now_ns())
-			next = app_now_ns() + (unsigned long long)(o->delay_s * 1e9);
+		if (next <= mono_now_ns())
+			next = mono_now_ns() + (unsigned long long)(o->delay_s * 1e9);
 		app_sleep_until(next);
 	}
 	free(view);
 	return err;
+}
+
+/*
+ * The end of a run that only prints (--help, --version, --list-events):
+ * what could not be written (a full disk, a closed stdout) is a failure,
+ * as in batch mode. Returns the exit status.
+ */
+static int stdout_done(const char *what)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "ebpftop: %s: write error: %s\n", what,
+		strerror(errno ? errno : EIO));
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -138,19 +153,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (action == CLI_HELP) {
+		errno = 0;
 		cli_usage(stdout);
-		return 0;
+		return stdout_done("--help");
 	}
 	if (action == CLI_VERSION) {
+		errno = 0;
 		printf("ebpftop %s\n", PACKAGE_VERSION);
-		return 0;
+		return stdout_done("--version");
 	}
 	if (action == CLI_LIST_EVENTS) {
-		if (events_list(stdout, msg, sizeof(msg)) || fflush(stdout)) {
+		errno = 0;
+		if (events_list(stdout, msg, sizeof(msg))) {
 			fprintf(stderr, "ebpftop: --list-events: %s\n", msg);
 			return 1;
 		}
-		return 0;
+		return stdout_done("--list-events");
 	}
 	if (opts.events) {
 		/* Event names are usage: a bad one stops us before anything starts. */

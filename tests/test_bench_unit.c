@@ -128,12 +128,24 @@ static void test_judge(void **state)
 	assert_true(fabs(j[0].change_pct) < 1e-9);
 	assert_int_equal(j[0].verdict, BENCH_UNCHANGED);
 	free(j);
+	assert_true(j[0].stats_differ);
 	/* The program itself 30 ns dearer (the floor is not): 28.7 % of 104.5. */
-	for (unsigned int i = 0; i < 10; i++)
+	for (unsigned int i = 0; i < 10; i++) {
 		now.progs[0].floor_ns[i] -= 30;
+		now.progs[0].stats[i] = BENCH_STATS_OFF;
+	}
 	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_false(j[0].stats_differ);
 	assert_true(fabs(j[0].change_pct - 30 / 104.5 * 100) < 1e-6);
 	assert_int_equal(j[0].verdict, BENCH_REGRESSED);
+	free(j);
+	/* The same with stats on now only: counted against 134.5, 22 %. */
+	for (unsigned int i = 0; i < 10; i++)
+		now.progs[0].stats[i] = BENCH_STATS_ON;
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_true(j[0].stats_differ);
+	assert_true(fabs(j[0].change_pct - 30 / 134.5 * 100) < 1e-6);
+	assert_int_equal(j[0].verdict, BENCH_UNCHANGED);
 	free(j);
 	/*
 	 * No floors (live mode): ns/run itself. Stats on in 4 rounds of 10

@@ -191,6 +191,9 @@ int bench_main(const struct ebpftop_opts *o)
 	}
 	if (notes.stats_on)
 		fprintf(stderr, "ebpftop: warning: BPF run-time stats were on while benchmarking (is ebpftop or another tool running?): every run includes their two clock reads\n");
+	if (notes.rounds_redone)
+		fprintf(stderr, "ebpftop: warning: %u rounds were measured again: BPF run-time stats were turned on or off during them\n",
+			notes.rounds_redone);
 	if (notes.xdp_slow)
 		fprintf(stderr, "ebpftop: warning: could not attach an XDP program in a private network namespace (needs CAP_SYS_ADMIN and CAP_NET_ADMIN): every test run waits for the kernel's XDP dispatcher, so rounds are slow\n");
 	if (notes.long_rounds)

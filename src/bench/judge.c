@@ -115,29 +115,29 @@ static unsigned int count(const struct bench_prog *p, enum bench_stats s)
 
 /*
  * Like against like: the rounds both runs made with stats in the same
- * state, when there are enough of them; else the cost above the floor,
- * which the stats' own cost does not touch (it needs a floor per round).
+ * state, when each has BENCH_SAME_STATS_MIN of them (or all its rounds);
+ * else *@differ: every round that did not see stats flip.
  */
 static void choose(const struct bench_prog *b, const struct bench_prog *c,
-		   int *want, bool *net)
+		   int *want, bool *differ)
 {
-	unsigned int off = count(b, BENCH_STATS_OFF) < count(c, BENCH_STATS_OFF) ?
-			   count(b, BENCH_STATS_OFF) : count(c, BENCH_STATS_OFF);
-	unsigned int on = count(b, BENCH_STATS_ON) < count(c, BENCH_STATS_ON) ?
-			  count(b, BENCH_STATS_ON) : count(c, BENCH_STATS_ON);
-	bool all_off = count(b, BENCH_STATS_OFF) == b->nr_rounds &&
-		       count(c, BENCH_STATS_OFF) == c->nr_rounds;
-	bool all_on = count(b, BENCH_STATS_ON) == b->nr_rounds &&
-		      count(c, BENCH_STATS_ON) == c->nr_rounds;
+	unsigned int boff = count(b, BENCH_STATS_OFF), coff = count(c, BENCH_STATS_OFF);
+	unsigned int bon = count(b, BENCH_STATS_ON), con = count(c, BENCH_STATS_ON);
+	bool off_ok = boff && coff &&
+		      (boff >= BENCH_SAME_STATS_MIN || boff == b->nr_rounds) &&
+		      (coff >= BENCH_SAME_STATS_MIN || coff == c->nr_rounds);
+	bool on_ok = bon && con &&
+		     (bon >= BENCH_SAME_STATS_MIN || bon == b->nr_rounds) &&
+		     (con >= BENCH_SAME_STATS_MIN || con == c->nr_rounds);
 
-	*want = -1;
-	/* With a floor in every round, the cost above it is what is judged. */
-	*net = b->nr_floor == b->nr_rounds && c->nr_floor == c->nr_rounds;
-	if (*net || all_off || all_on)
-		return;
-	if (off >= BENCH_SAME_STATS_MIN || on >= BENCH_SAME_STATS_MIN) {
-		*want = off >= on ? BENCH_STATS_OFF : BENCH_STATS_ON;
-		return;
+	*differ = false;
+	if (off_ok && (!on_ok || (boff < coff ? boff : coff) >= (bon < con ? bon : con)))
+		*want = BENCH_STATS_OFF;
+	else if (on_ok)
+		*want = BENCH_STATS_ON;
+	else {
+		*want = -1;
+		*differ = true;
 	}
 }
 
@@ -161,7 +161,7 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 	struct bench_summary b = { 0 }, c = { 0 };
 	double *bv = NULL, *cv = NULL;
 	unsigned int nb_r, nc_r;
-	double nb, nc;
+	double nb, nc, scale;
 	int want;
 
 	j->base_ns = j->now_ns = j->change_pct = j->noise_pct = NAN;
@@ -179,7 +179,10 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 		j->verdict = BENCH_NOT_RUN;
 		return;
 	}
-	choose(j->base, j->now, &want, &j->net);
+	choose(j->base, j->now, &want, &j->stats_differ);
+	/* With a floor in every round, the cost above it is judged. */
+	j->net = j->base->nr_floor == j->base->nr_rounds &&
+		 j->now->nr_floor == j->now->nr_rounds;
 	bv = malloc(j->base->nr_rounds * sizeof(*bv));
 	cv = malloc(j->now->nr_rounds * sizeof(*cv));
 	if (!bv || !cv) {
@@ -204,10 +207,16 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 	 * run-time stats) drops out, and a tiny program's cost above the
 	 * floor does not make a tiny change look huge.
 	 */
-	if (j->base_ns > 0) {
-		j->change_pct = (c.median - b.median) / j->base_ns * 100;
-		nb = half_range(&b) / j->base_ns * 100;
-		nc = half_range(&c) / j->base_ns * 100;
+	/*
+	 * Stats on cost this VM ~80 ns a run and raised even the cost above
+	 * the floor of a small program (6 to 18 ns): across stats states,
+	 * changes count against the dearer of the two runs.
+	 */
+	scale = j->stats_differ ? fmax(j->base_ns, j->now_ns) : j->base_ns;
+	if (scale > 0) {
+		j->change_pct = (c.median - b.median) / scale * 100;
+		nb = half_range(&b) / scale * 100;
+		nc = half_range(&c) / scale * 100;
 		j->noise_pct = isnan(nb) ? nc : isnan(nc) ? nb : fmax(nb, nc);
 	}
 	j->p_worse = bench_mann_whitney_greater(bv, nb_r, cv, nc_r);

@@ -11,10 +11,12 @@
  * it. A program has regressed when the median of that cost rose by the
  * threshold or more, counted in percent of the baseline's whole ns/run,
  * AND a one-sided Mann-Whitney U test over the rounds says the rise is not
- * chance (p below BENCH_ALPHA); improved is the mirror image. Rounds
- * during which stats were turned on or off are left out. Without floors
- * (live mode) ns/run itself is judged, over rounds with stats in the same
- * state when both sides have BENCH_SAME_STATS_MIN of them. Pure.
+ * chance (p below BENCH_ALPHA); improved is the mirror image. Kernel
+ * run-time stats change what a run costs, so rounds are compared like with
+ * like: rounds during which stats were turned on or off are left out, and
+ * when both runs have enough rounds in one state only those count. When
+ * they do not, the change counts against the dearer run's ns/run instead.
+ * Without floors (live mode) ns/run itself is judged. Pure.
  */
 
 #include <stddef.h>
@@ -47,6 +49,7 @@ struct bench_judgement {
 	double p_worse;			/* one-sided p: now slower than base */
 	double p_better;		/* one-sided p: now faster */
 	bool net;			/* judged above the floor */
+	bool stats_differ;		/* no like-with-like rounds: conservative */
 	unsigned int rounds_left_out;	/* for their stats state, both sides */
 	enum bench_verdict verdict;
 };

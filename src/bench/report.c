@@ -138,6 +138,7 @@ void bench_report_compare(FILE *f, const struct bench_result *base,
 {
 	size_t nreg = bench_count(j, n, BENCH_REGRESSED);
 	unsigned int left_out = 0;
+	bool differ = false;
 
 	if (fmt == BENCH_MARKDOWN)
 		fprintf(f, "\n### Against the baseline of %s (%s)\n\n"
@@ -157,6 +158,7 @@ void bench_report_compare(FILE *f, const struct bench_result *base,
 		const char *v = bench_verdict_str(x->verdict);
 
 		left_out += x->rounds_left_out;
+		differ |= x->stats_differ;
 		fmt_ns(b, sizeof(b), x->base_ns);
 		fmt_ns(c, sizeof(c), x->now_ns);
 		if (x->net)
@@ -191,6 +193,9 @@ void bench_report_compare(FILE *f, const struct bench_result *base,
 	if (left_out)
 		fprintf(f, "%s%u rounds left out: BPF run-time stats were turned on or off during them, or differ from the rounds compared\n",
 			fmt == BENCH_MARKDOWN ? "\n" : "# ", left_out);
+	if (differ)
+		fprintf(f, "%sBPF run-time stats were on in one run and off in the other: changes are counted against the dearer run's ns/run\n",
+			fmt == BENCH_MARKDOWN ? "\n" : "# ");
 	fprintf(f, "%s%zu regressed, %zu improved, %zu unchanged, %zu new, %zu missing (change of the cost above the floor in %% of the baseline ns/run; threshold %.0f%%, one-sided Mann-Whitney p < %.2g)\n",
 		fmt == BENCH_MARKDOWN ? "\n" : "# ", nreg,
 		bench_count(j, n, BENCH_IMPROVED),

@@ -28,6 +28,7 @@ struct bench_config {
 struct bench_notes {
 	bool stats_on;		/* run-time stats were on: runs include their cost */
 	bool long_rounds;	/* the input is so large that one pass exceeds a round */
+	unsigned int rounds_redone; /* measured again: stats flipped during them */
 	bool xdp_slow;		/* an XDP program could not be held in the dispatcher */
 };
 

@@ -11,7 +11,8 @@
  *   pcaptool direct OBJ PROG FILE ROUNDS REPEAT
  *     Load PROG of OBJ and time it with BPF_PROG_TEST_RUN directly: per
  *     round, every packet of FILE REPEAT times; print
- *     "median=.. min=.. max=.." of the rounds' mean kernel ns/run.
+ *     "median=.. min=.. max=.. stats=on|off|mixed": the rounds' mean
+ *     kernel ns/run, and whether run-time stats were on meanwhile.
  */
 #include "config.h"
 

@@ -21,12 +21,21 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static unsigned long long run_cnt(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.run_cnt;
+}
+
 int direct_run(const char *obj_path, const char *name, unsigned char **pkts,
 	       const unsigned int *lens, size_t n, unsigned int rounds,
 	       unsigned int repeat)
 {
 	struct bpf_object *obj = bpf_object__open_file(obj_path, NULL);
 	struct bpf_program *prog, *want = NULL;
+	unsigned int on = 0, mixed = 0;
 	double v[64];
 	int fd;
 
@@ -44,6 +53,7 @@ int direct_run(const char *obj_path, const char *name, unsigned char **pkts,
 	}
 	fd = bpf_program__fd(want);
 	for (unsigned int r = 0; r < rounds; r++) {
+		unsigned long long before = run_cnt(fd), moved;
 		double sum = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -58,11 +68,18 @@ int direct_run(const char *obj_path, const char *name, unsigned char **pkts,
 			sum += o.duration;
 		}
 		v[r] = sum / (double)n;
+		/* The kernel counts runs only while run-time stats are on. */
+		moved = run_cnt(fd) - before;
+		if (moved)
+			on++;
+		if (moved && moved != (unsigned long long)repeat * n)
+			mixed++;
 	}
 	qsort(v, rounds, sizeof(v[0]), cmp_double);
-	printf("median=%.2f min=%.2f max=%.2f\n",
+	printf("median=%.2f min=%.2f max=%.2f stats=%s\n",
 	       rounds % 2 ? v[rounds / 2] : (v[rounds / 2 - 1] + v[rounds / 2]) / 2,
-	       v[0], v[rounds - 1]);
+	       v[0], v[rounds - 1],
+	       mixed || (on && on != rounds) ? "mixed" : on ? "on" : "off");
 	bpf_object__close(obj);
 	return 0;
 }
