@@ -174,6 +174,16 @@ static void test_judge(void **state)
 	memset(&now, 0, sizeof(now));
 	fill(&base, "bit", 100, 0.1);
 	fill(&now, "bit", 110, 0.1);
+	/* 3 ns on a 10 ns program is 30 %, but less than 10 ns: unchanged. */
+	fill(&base, "tiny", 10, 0.01);
+	fill(&now, "tiny", 13, 0.01);
+	for (unsigned int i = 0; i < 10; i++)
+		base.progs[1].floor_ns[i] = now.progs[1].floor_ns[i] = 5;
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_true(find(j, n, "tiny")->change_pct > 25);
+	assert_true(find(j, n, "tiny")->p_worse < BENCH_ALPHA);
+	assert_int_equal(find(j, n, "tiny")->verdict, BENCH_UNCHANGED);
+	free(j);
 	/* With a 5 % threshold the 10 % rise counts. */
 	n = bench_judge(&base, &now, 5, &j);
 	assert_int_equal(find(j, n, "bit")->verdict, BENCH_REGRESSED);

@@ -161,7 +161,7 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 	struct bench_summary b = { 0 }, c = { 0 };
 	double *bv = NULL, *cv = NULL;
 	unsigned int nb_r, nc_r;
-	double nb, nc, scale;
+	double nb, nc, scale, delta = 0;
 	int want;
 
 	j->base_ns = j->now_ns = j->change_pct = j->noise_pct = NAN;
@@ -213,8 +213,9 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 	 * changes count against the dearer of the two runs.
 	 */
 	scale = j->stats_differ ? fmax(j->base_ns, j->now_ns) : j->base_ns;
+	delta = c.median - b.median;
 	if (scale > 0) {
-		j->change_pct = (c.median - b.median) / scale * 100;
+		j->change_pct = delta / scale * 100;
 		nb = half_range(&b) / scale * 100;
 		nc = half_range(&c) / scale * 100;
 		j->noise_pct = isnan(nb) ? nc : isnan(nc) ? nb : fmax(nb, nc);
@@ -224,10 +225,11 @@ static void judge_one(struct bench_judgement *j, double threshold_pct)
 	free(bv);
 	free(cv);
 	j->verdict = BENCH_UNCHANGED;
-	if (j->change_pct >= threshold_pct && j->p_worse < BENCH_ALPHA)
+	if (j->change_pct >= threshold_pct && j->p_worse < BENCH_ALPHA &&
+	    delta >= BENCH_MIN_CHANGE_NS)
 		j->verdict = BENCH_REGRESSED;
 	else if (j->change_pct <= -threshold_pct * 100 / (100 + threshold_pct) &&
-		 j->p_better < BENCH_ALPHA)
+		 j->p_better < BENCH_ALPHA && -delta >= BENCH_MIN_CHANGE_NS)
 		/* The inverse change: 25 % slower undone is 20 % faster. */
 		j->verdict = BENCH_IMPROVED;
 }

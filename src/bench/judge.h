@@ -27,6 +27,11 @@
 #define BENCH_THRESHOLD_DEFAULT 25.0
 /* Significance level of the rank test. */
 #define BENCH_ALPHA 0.01
+/*
+ * And by at least this many ns: from run to run, a 14 ns program wandered
+ * by up to 8 ns on the project's 2-CPU virtual machine.
+ */
+#define BENCH_MIN_CHANGE_NS 10.0
 /* Rounds in the same stats state, each side, to compare them alone. */
 #define BENCH_SAME_STATS_MIN 5
 
