@@ -127,8 +127,8 @@ static void test_judge(void **state)
 	assert_true(j[0].net);
 	assert_true(fabs(j[0].change_pct) < 1e-9);
 	assert_int_equal(j[0].verdict, BENCH_UNCHANGED);
-	free(j);
 	assert_true(j[0].stats_differ);
+	free(j);
 	/* The program itself 30 ns dearer (the floor is not): 28.7 % of 104.5. */
 	for (unsigned int i = 0; i < 10; i++) {
 		now.progs[0].floor_ns[i] -= 30;
