@@ -21,6 +21,7 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "profiler/session.h"
 
 volatile sig_atomic_t app_quit;
@@ -272,6 +273,7 @@ static int regress_rows(struct app *a)
 
 int app_sample(struct app *a)
 {
+	unsigned long long t0 = app_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -329,7 +331,10 @@ int app_sample(struct app *a)
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
 	app_profile_update(a);
-	return regress_rows(a);
+	err = regress_rows(a);
+	/* Exported only once complete: a scrape never sees half a refresh. */
+	exporter__publish(a->exporter, s, (double)(app_now_ns() - t0) / 1e9);
+	return err;
 }
 
 int app_toggle_stats(struct app *a)

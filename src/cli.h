@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/sort.h"
+#include "export/listen_addr.h"
 
 struct ebpftop_opts {
 	double delay_s;		/* refresh interval */
@@ -24,6 +25,10 @@ struct ebpftop_opts {
 	double demo_regress_after; /* land the regression after; 0: never */
 	uint32_t profile_id;	/* -p: profile this program from the start; 0: none */
 	const char *events;	/* -e: profiler events; NULL: the default preset */
+	bool listen;		/* --listen: serve /metrics at listen_addr */
+	struct listen_addr listen_addr;
+	const char *prom_file;	/* --prom-file: NULL if none */
+	bool quiet;		/* -q: no per-refresh output in batch mode */
 };
 
 enum cli_action {

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
@@ -75,6 +76,7 @@ static int run_batch(struct app *a)
 	 */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	for (unsigned long i = 0; !app_quit; i++) {
+		const char *msg;
 		size_t n;
 
 		err = app_sample(a);
@@ -94,6 +96,11 @@ static int run_batch(struct app *a)
 			err = -ENOMEM;
 			break;
 		}
+		msg = exporter__take_error(a->exporter);
+		if (msg)
+			fprintf(stderr, "ebpftop: %s\n", msg);
+		if (o->quiet)
+			goto next;
 		batch_extras(a, &extra, &demo);
 		if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
@@ -108,6 +115,7 @@ static int run_batch(struct app *a)
 			}
 			break;
 		}
+next:
 		if (o->iterations && i + 1 >= o->iterations)
 			break;
 		next += (unsigned long long)(o->delay_s * 1e9);
@@ -122,6 +130,7 @@ static int run_batch(struct app *a)
 
 int main(int argc, char **argv)
 {
+	struct exporter *exporter;
 	struct ebpftop_opts opts;
 	char msg[256];
 	struct app app;
@@ -157,23 +166,33 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* Bind --listen first: a port in use stops us before anything loads. */
+	err = exporter__new(&exporter, &opts, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		return err == -EINVAL ? 2 : 1;
+	}
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
+		exporter__free(exporter);
 		return 1;
 	}
+	app.exporter = exporter;
 	if (opts.profile_id &&
 	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
 		/* Batch exits; the TUI shows why and runs on. */
 		if (opts.batch) {
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
+			exporter__free(exporter);
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
 	err = opts.batch ? run_batch(&app) : tui_run(&app);
 	app_fini(&app);
+	exporter__free(exporter);
 	return err ? 1 : 0;
 }
