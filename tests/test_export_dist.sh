@@ -65,6 +65,26 @@ touch "$tmp/x.prom"
 [ "$(complete_words --prom-file "$tmp/x.")" = "$tmp/x.prom" ] && ok "--prom-file completes file names" ||
 	fail "--prom-file completes: $(complete_words --prom-file "$tmp/x.")"
 
+# ---- the man page's Prometheus examples are valid -----------------------------------
+man=${EBPFTOP_MAN:-$top_srcdir/man/ebpftop.8}
+if command -v promtool >/dev/null; then
+	sed -n '/^groups:$/,/^\.EE$/p' "$man" | sed '$d; s/\\-/-/g' >"$tmp/rules.yml"
+	if [ -s "$tmp/rules.yml" ] && promtool check rules "$tmp/rules.yml" >"$tmp/rules.out" 2>&1; then
+		ok "the man page's alert rule passes promtool check rules"
+	else
+		fail "the man page's alert rule: $(cat "$tmp/rules.out")"
+	fi
+	{
+		sed -n '/^scrape_configs:$/,/^\.EE$/p' "$man" | sed '$d; s/\\-/-/g; s/\\(aq/'"'"'/g'
+	} >"$tmp/prometheus.yml"
+	if grep -q 'localhost:9474' "$tmp/prometheus.yml" &&
+		promtool check config "$tmp/prometheus.yml" >"$tmp/config.out" 2>&1; then
+		ok "the man page's scrape configuration passes promtool check config"
+	else
+		fail "the man page's scrape configuration: $(cat "$tmp/config.out") $(cat "$tmp/prometheus.yml")"
+	fi
+fi
+
 # ---- the systemd unit --------------------------------------------------------------
 command -v systemd-analyze >/dev/null || skip "systemd-analyze is missing (apt-get install systemd)"
 sed "s|@sbindir@|$bin|g" "$unit_in" >"$tmp/ebpftop-exporter.service"
