@@ -241,4 +241,25 @@ done
 [ -n "$ok_demo" ] && ok "the demo's classifier is exported" ||
 	fail "the demo's classifier is not exported: $(cat "$tmp/demo.err")"
 stop_pid "$demo_pid"
+
+# ---- a clean exit with a scrape answered and a request half sent ----------------------
+port4=$(free_port) || die "no free port"
+"$EBPFTOP" -b -q --listen "$port4" --prom-file "$tmp/tf/n.prom" -d 0.3 -n 8 \
+	>"$tmp/n.out" 2>"$tmp/n.err" &
+n_pid=$!
+wait_http "http://127.0.0.1:$port4/metrics" || fail "-n 8 with --listen does not serve"
+exec {half}<>"/dev/tcp/127.0.0.1/$port4"
+printf 'GET /met' >&"$half"
+for _ in $(seq 100); do
+	kill -0 "$n_pid" 2>/dev/null || break
+	sleep 0.1
+done
+wait "$n_pid"
+rc=$?
+exec {half}>&-
+if [ "$rc" = 0 ] && [ ! -s "$tmp/n.err" ] && [ ! -s "$tmp/n.out" ]; then
+	ok "-n 8 with --listen and --prom-file exits 0, silently, with a request half sent"
+else
+	fail "-n 8 with --listen: exit $rc, stderr: $(head -c 500 "$tmp/n.err")"
+fi
 finish
