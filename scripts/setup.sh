@@ -16,7 +16,7 @@ build=${BUILD_DIR:-$top/build}
 # qemu-system-x86/busybox-static (the profiler's VM tier: Debian's cloud kernel under QEMU),
 # curl/prometheus (the exporter: a real Prometheus server and promtool), systemd (systemd-analyze).
 packages="gcc make autoconf automake pkg-config \
-libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev \
+libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev libpcap-dev jq \
 libmicrohttpd-dev \
 clang llvm bpftool \
 tmux iproute2 procps util-linux man-db groff-base \

@@ -23,6 +23,7 @@
 #include "demo/demo.h"
 #include "export/exporter.h"
 #include "profiler/session.h"
+#include "util/clock.h"
 
 volatile sig_atomic_t app_quit;
 
@@ -69,26 +70,10 @@ bool env_flag(const char *name)
 	return v && *v && strcmp(v, "0");
 }
 
-unsigned long long app_now_ns(void)
+void app_sleep_until(uint64_t deadline_ns)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull +
-	       (unsigned long long)ts.tv_nsec;
-}
-
-void app_sleep_until(unsigned long long deadline_ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(deadline_ns / 1000000000ull),
-		.tv_nsec = (long)(deadline_ns % 1000000000ull),
-	};
-
-	/* EINTR from a quit signal ends the sleep early, as it should. */
-	while (!app_quit &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	/* A quit signal ends the sleep early, as it should. */
+	mono_sleep_until(deadline_ns, &app_quit);
 }
 
 /* Hold one fd per program: ask for as many as the hard limit allows. */
@@ -273,7 +258,7 @@ static int regress_rows(struct app *a)
 
 int app_sample(struct app *a)
 {
-	unsigned long long t0 = app_now_ns();
+	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -333,7 +318,7 @@ int app_sample(struct app *a)
 	app_profile_update(a);
 	err = regress_rows(a);
 	/* Exported only once complete: a scrape never sees half a refresh. */
-	exporter__publish(a->exporter, s, (double)(app_now_ns() - t0) / 1e9);
+	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
 	return err;
 }
 

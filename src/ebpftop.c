@@ -9,12 +9,14 @@
 
 #include "analysis/sort.h"
 #include "app.h"
+#include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
 #include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
+#include "util/clock.h"
 
 /* What a record carries besides the programs: the demo's state. */
 static void batch_extras(struct app *a, struct batch_extra *x,
@@ -37,32 +39,10 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-/* Copy, filter and sort the snapshot's rows for printing. */
-static size_t view_rows(const struct app *a, struct prog_row **view,
-			size_t *cap)
-{
-	const struct snapshot *s = &a->snap;
-	size_t n;
-
-	if (s->nr_rows > *cap) {
-		struct prog_row *v = realloc(*view, s->nr_rows * sizeof(*v));
-
-		if (!v)
-			return 0;
-		*view = v;
-		*cap = s->nr_rows;
-	}
-	if (s->nr_rows)
-		memcpy(*view, s->rows, s->nr_rows * sizeof(**view));
-	n = rows_filter(*view, s->nr_rows, a->opts->filter);
-	rows_sort(*view, n, a->opts->sort);
-	return n;
-}
-
-static int run_batch(struct app *a)
+static int run_batch(struct app *a, struct live_gate *gate)
 {
 	const struct ebpftop_opts *o = a->opts;
-	unsigned long long next = app_now_ns();
+	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
 	struct batch_extra extra;
 	struct batch_demo demo;
@@ -90,8 +70,7 @@ static int run_batch(struct app *a)
 			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
 			a->prof_msg[0] = '\0';
 		}
-		n = view_rows(a, &view, &cap);
-		if (a->snap.nr_rows && !view) {
+		if (rows_view(&a->snap, o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
@@ -99,10 +78,11 @@ static int run_batch(struct app *a)
 		msg = exporter__take_error(a->exporter);
 		if (msg)
 			fprintf(stderr, "ebpftop: %s\n", msg);
-		if (o->quiet)
-			goto next;
 		batch_extras(a, &extra, &demo);
-		if (o->json)
+		live_gate__refresh(gate, &a->snap, view, n);
+		if (o->bmf || o->quiet)
+			;	/* stdout is for the Bencher Metric Format at the end, or for nothing (-q) */
+		else if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
 			batch_print_text_x(stdout, &a->snap, view, n, &extra);
@@ -115,17 +95,30 @@ static int run_batch(struct app *a)
 			}
 			break;
 		}
-next:
 		if (o->iterations && i + 1 >= o->iterations)
 			break;
 		next += (unsigned long long)(o->delay_s * 1e9);
 		/* Fell behind (stopped, or a slow refresh): do not burst. */
-		if (next <= app_now_ns())
-			next = app_now_ns() + (unsigned long long)(o->delay_s * 1e9);
+		if (next <= mono_now_ns())
+			next = mono_now_ns() + (unsigned long long)(o->delay_s * 1e9);
 		app_sleep_until(next);
 	}
 	free(view);
 	return err;
+}
+
+/*
+ * The end of a run that only prints (--help, --version, --list-events):
+ * what could not be written (a full disk, a closed stdout) is a failure,
+ * as in batch mode. Returns the exit status.
+ */
+static int stdout_done(const char *what)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "ebpftop: %s: write error: %s\n", what,
+		strerror(errno ? errno : EIO));
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -133,8 +126,9 @@ int main(int argc, char **argv)
 	struct exporter *exporter;
 	struct ebpftop_opts opts;
 	char msg[256];
+	struct live_gate *gate = NULL;
 	struct app app;
-	int action, err;
+	int action, err, status;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
 	if (action < 0) {
@@ -142,19 +136,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (action == CLI_HELP) {
+		errno = 0;
 		cli_usage(stdout);
-		return 0;
+		return stdout_done("--help");
 	}
 	if (action == CLI_VERSION) {
+		errno = 0;
 		printf("ebpftop %s\n", PACKAGE_VERSION);
-		return 0;
+		return stdout_done("--version");
 	}
 	if (action == CLI_LIST_EVENTS) {
-		if (events_list(stdout, msg, sizeof(msg)) || fflush(stdout)) {
+		errno = 0;
+		if (events_list(stdout, msg, sizeof(msg))) {
 			fprintf(stderr, "ebpftop: --list-events: %s\n", msg);
 			return 1;
 		}
-		return 0;
+		return stdout_done("--list-events");
 	}
 	if (opts.events) {
 		/* Event names are usage: a bad one stops us before anything starts. */
@@ -163,6 +160,17 @@ int main(int argc, char **argv)
 		if (events_parse(opts.events, &set, msg, sizeof(msg))) {
 			fprintf(stderr, "ebpftop: --events: %s\n", msg);
 			return 2;
+		}
+	}
+
+	if (opts.bench)
+		return bench_main(&opts);
+	if (opts.batch && (opts.bmf || opts.record || opts.compare)) {
+		err = live_gate__new(&opts, NULL, &gate, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "ebpftop: %s\n",
+				err == -EINVAL ? msg : strerror(-err));
+			return err == -EINVAL ? 2 : 1;
 		}
 	}
 
@@ -177,6 +185,7 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		exporter__free(exporter);
+		live_gate__free(gate);
 		return 1;
 	}
 	app.exporter = exporter;
@@ -187,12 +196,19 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
 			exporter__free(exporter);
+			live_gate__free(gate);
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
-	err = opts.batch ? run_batch(&app) : tui_run(&app);
+	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);
 	exporter__free(exporter);
-	return err ? 1 : 0;
+	status = err ? 1 : 0;
+	if (gate && !err) {
+		/* The measured rounds: BMF, baseline, verdicts (exit 3). */
+		status = live_gate__finish(gate);
+	}
+	live_gate__free(gate);
+	return status;
 }

@@ -61,6 +61,9 @@ done
 for l in $(complete_words --listen ''); do
 	"$EBPFTOP" --listen "$l" -b -q --help >/dev/null 2>&1 || fail "--listen value '$l' offered but refused"
 done
+for r in $(complete_words --report ''); do
+	"$EBPFTOP" --report "$r" -V >/dev/null 2>&1 || fail "--report value '$r' offered but refused"
+done
 touch "$tmp/x.prom"
 [ "$(complete_words --prom-file "$tmp/x.")" = "$tmp/x.prom" ] && ok "--prom-file completes file names" ||
 	fail "--prom-file completes: $(complete_words --prom-file "$tmp/x.")"

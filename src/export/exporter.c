@@ -25,6 +25,7 @@
 
 #include "export/metrics.h"
 #include "export/openmetrics.h"
+#include "util/clock.h"
 
 /*
  * One published exposition: immutable once published, freed by whoever
@@ -73,14 +74,6 @@ struct exporter {
 	char err[256];			/* latest error, "" when fine */
 	bool err_new;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void blob_put(struct blob *b)
 {
@@ -215,7 +208,7 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 			e->conns[i] = (struct conn_slot){
 				.used = true,
 				.fd = ci->connect_fd,
-				.since_ns = now_ns(),
+				.since_ns = mono_now_ns(),
 			};
 			*socket_context = &e->conns[i];
 			break;
@@ -239,7 +232,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 	/* A kept-alive connection gets a new deadline for its next request. */
 	pthread_mutex_lock(&e->conn_lock);
 	if (slot && slot->used)
-		slot->since_ns = now_ns();
+		slot->since_ns = mono_now_ns();
 	pthread_mutex_unlock(&e->conn_lock);
 }
 
@@ -265,7 +258,7 @@ static void *watchdog_main(void *arg)
 			ts.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&e->conn_cond, &e->conn_lock, &ts);
-		now = now_ns();
+		now = mono_now_ns();
 		for (size_t i = 0; i < CONN_SLOTS; i++) {
 			struct conn_slot *s = &e->conns[i];
 			struct linger l = { .l_onoff = 1, .l_linger = 0 };
