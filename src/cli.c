@@ -408,6 +408,9 @@ static int check_bench_combination(const struct ebpftop_opts *o, char *err,
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --demo");
 	if (o->profile_id)
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --profile");
+	if (o->listen || o->prom_file)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop %s",
+				o->listen ? "--listen" : "--prom-file");
 	return 0;
 }
 

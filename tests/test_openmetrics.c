@@ -467,6 +467,10 @@ static void test_options(void **state)
 	assert_non_null(strstr(err, "--listen"));
 	assert_int_equal(parse(err, sizeof(err), &o, "--listen", NULL), -EINVAL);
 	assert_non_null(strstr(err, "--listen"));
+	assert_int_equal(parse(err, sizeof(err), &o, "--bench", "x.bpf.o", "--listen", "9100", NULL), -EINVAL);
+	assert_non_null(strstr(err, "--listen"));
+	assert_int_equal(parse(err, sizeof(err), &o, "--bench", "x.bpf.o", "--prom-file", "x", NULL), -EINVAL);
+	assert_non_null(strstr(err, "--prom-file"));
 	assert_int_equal(parse(err, sizeof(err), &o, "--prom-file=", NULL), -EINVAL);
 	assert_non_null(strstr(err, "--prom-file"));
 }
