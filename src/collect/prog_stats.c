@@ -14,7 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "prog_stats.skel.h"
-#include "quiet.h"
+#include "util/quiet.h"
 
 struct prog_stats_iter {
 	struct prog_stats_bpf *skel;

@@ -16,23 +16,43 @@
 
 #include "bpf/iters.h"
 #include "collect/pids.h"
+#include "collect/prog_stats.h"
 #include "prog_iter.skel.h"
 #include "util/bpf_prog.h"
 #include "util/clock.h"
 #include "util/quiet.h"
 
 /*
- * The table keeps an fd on every program between refreshes, so that a
- * refresh costs one BPF_OBJ_GET_INFO_BY_FD per program. An fd is a
- * reference, though: held blindly, it would keep a program alive after its
- * owner let it go. The iter/bpf_prog iterator reports each program's
- * reference count in one read, and the owner scan tells how many of those
- * references are fds of ebpftop instances (this one and any other running
- * at the same time, recognised by the ebpftop_progs iterator they hold).
- * When nothing else holds a program, the table closes its fd for good
- * and the program goes (if it does not, it is reopened at each refresh). Without the iterator the table cannot tell, so it holds no
+ * Three ways to sample every program, the first that works here:
+ *
+ * PROG_ENUM_STATS: one read of the prog_stats iterator gives every
+ * program's id, type, tag and counters. What changes rarely (name, BTF,
+ * sizes, load time, owner uid) comes from BPF_OBJ_GET_INFO_BY_FD once, when
+ * a program first shows up (or its id comes back with another tag). No fd
+ * is held and no system call is made per program per refresh. Owners are
+ * scanned when a program appeared, and otherwise once every
+ * OWNERS_MAX_AGE_NS: that walk visits every open file on the machine, and
+ * is the most expensive part of a refresh.
+ *
+ * PROG_ENUM_ITER: the prog_iter iterator lists ids and reference counts,
+ * and the table keeps an fd on every program between refreshes (within a
+ * budget under RLIMIT_NOFILE), so that a refresh costs one
+ * BPF_OBJ_GET_INFO_BY_FD per program. An fd is a reference, though: held
+ * blindly, it would keep a program alive after its owner let it go. The
+ * owner scan, made at every refresh here, tells how many references are
+ * fds of ebpftop instances (this one and any other running at the same
+ * time, recognised by the ebpftop_progs iterator they hold). When nothing
+ * else holds a program, the table closes its fd for good and the program
+ * goes (if it does not, it is reopened at each refresh).
+ *
+ * PROG_ENUM_IDS: without iterators the table cannot tell, so it holds no
  * fds and opens each program again on every refresh.
  */
+
+static int refresh_info(struct prog_table *t);
+
+/* How old the owners of a program already listed may be (stats mode). */
+#define OWNERS_MAX_AGE_NS (3 * 1000000000ull)
 
 /* One program between refreshes. */
 struct slot {
@@ -44,14 +64,18 @@ struct slot {
 	int64_t other_fds;		/* other instances' fds, this scan */
 	int64_t prev_other_fds;		/* the same, previous scan */
 	bool released;			/* let go once: never held again */
+	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
 };
 
 struct prog_table {
 	enum prog_enum_mode mode;
-	struct prog_iter_bpf *skel;
+	struct prog_stats_iter *stats;	/* PROG_ENUM_STATS */
+	struct prog_iter_bpf *skel;	/* PROG_ENUM_ITER */
 	struct bpf_link *iter_link;
 	struct pid_scan *pids;
 	uint32_t own_ids[2];		/* ebpftop's own iterator programs */
+	uint64_t owners_time_ns;	/* refresh of the latest owner scan */
+	bool owners_due;		/* scan owners at the next refresh */
 
 	size_t n, cap;
 	struct slot *slots;		/* sorted by id */
@@ -99,14 +123,21 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter)
+struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
+				   bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	t->fd_budget = fd_budget();
-	t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER : PROG_ENUM_IDS;
+	if (prog_iter && stats_iter && !prog_stats_iter__open(&t->stats)) {
+		t->mode = PROG_ENUM_STATS;
+		t->own_ids[0] = prog_stats_iter__prog_id(t->stats);
+	} else {
+		t->fd_budget = fd_budget();
+		t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER :
+						       PROG_ENUM_IDS;
+	}
 	t->pids = pid_scan__new(pid_iter);
 	if (!t->pids) {
 		prog_table__free(t);
@@ -126,6 +157,7 @@ void prog_table__free(struct prog_table *t)
 	}
 	bpf_link__destroy(t->iter_link);
 	prog_iter_bpf__destroy(t->skel);
+	prog_stats_iter__free(t->stats);
 	pid_scan__free(t->pids);
 	free(t->slots);
 	free(t->scratch);
@@ -360,7 +392,172 @@ static int settle_owners(struct prog_table *t)
 	return 0;
 }
 
+/*
+ * What a program's info says and changes rarely, from one
+ * BPF_OBJ_GET_INFO_BY_FD: @s gets everything but the counters, which the
+ * iterator's @e gives. -ENOENT when the program went away meanwhile.
+ */
+static int sample_new(const struct prog_stats_entry *e, struct prog_sample *s)
+{
+	int fd, err;
+
+	fd = prog_fd_by_id(e->id, NULL, 0);
+	if (fd < 0)
+		return fd;
+	err = sample_prog(fd, NULL, s);
+	close(fd);
+	if (err)
+		return err;
+	/* The program behind the id changed between the two reads. */
+	if (s->type != e->type)
+		return -ENOENT;
+	return 0;
+}
+
+static void sample_counters(const struct prog_stats_entry *e,
+			    struct prog_sample *s)
+{
+	s->run_cnt = e->run_cnt;
+	s->run_time_ns = e->run_time_ns;
+	s->recursion_misses = e->recursion_misses;
+}
+
+/* The previous sample, as far as rates need it: id and counters. */
+static void keep_counters(const struct prog_sample *cur,
+			  struct prog_sample *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}
+
+/* The iterator's programs, ebpftop's own left out: the same as the table's? */
+static bool same_programs(const struct prog_table *t,
+			  const struct prog_stats_entry *e, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (is_own(t, e[i].id))
+			continue;
+		if (k == t->n || t->slots[k].cur.id != e[i].id ||
+		    memcmp(t->slots[k].tag_raw, e[i].tag, sizeof(e[i].tag)))
+			return false;
+		k++;
+	}
+	return k == t->n;
+}
+
+/* PROG_ENUM_STATS: one iterator read, info only for programs new here. */
+static int refresh_stats(struct prog_table *t, bool *new_progs)
+{
+	const struct prog_stats_entry *e;
+	size_t n, k = 0, old = 0;
+	struct slot *tmp;
+	uint64_t start;
+	int err;
+
+	start = mono_now_ns();
+	err = prog_stats_iter__read(t->stats, &e, &n);
+	if (err)
+		return err;
+	t->prev_time_ns = t->time_ns;
+	t->time_ns = start;
+	*new_progs = false;
+	/* The steady state: the same programs, counters updated in place. */
+	if (same_programs(t, e, n)) {
+		for (size_t i = 0; i < n; i++) {
+			struct slot *sl;
+
+			if (is_own(t, e[i].id))
+				continue;
+			sl = &t->slots[k++];
+			keep_counters(&sl->cur, &sl->prev);
+			sample_counters(&e[i], &sl->cur);
+		}
+		return 0;
+	}
+	err = grow(t, n);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		struct slot *prev = NULL, *ns = &t->scratch[k];
+
+		while (old < t->n && t->slots[old].cur.id < e[i].id)
+			old++;
+		if (old < t->n && t->slots[old].cur.id == e[i].id)
+			prev = &t->slots[old++];
+		if (is_own(t, e[i].id))
+			continue;
+		if (prev && !memcmp(prev->tag_raw, e[i].tag, sizeof(e[i].tag))) {
+			ns->cur = prev->cur;
+			memset(&ns->prev, 0, sizeof(ns->prev));
+			keep_counters(&prev->cur, &ns->prev);
+		} else {
+			/* New, or its id now names another program. */
+			if (sample_new(&e[i], &ns->cur))
+				continue;
+			memset(&ns->prev, 0, sizeof(ns->prev));
+			ns->cur.owners = NULL;
+			ns->cur.nr_owners = 0;
+			*new_progs = true;
+		}
+		sample_counters(&e[i], &ns->cur);
+		memcpy(ns->tag_raw, e[i].tag, sizeof(ns->tag_raw));
+		ns->fd = -1;
+		ns->refcnt = -1;
+		ns->counted = false;
+		ns->other_fds = ns->prev_other_fds = 0;
+		ns->released = true;
+		k++;
+	}
+	tmp = t->slots;
+	t->slots = t->scratch;
+	t->scratch = tmp;
+	t->n = k;
+	return 0;
+}
+
+/* Whether any program first sampled at this refresh has no owner yet. */
+static bool new_without_owner(const struct prog_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->slots[i].prev.id && !t->slots[i].cur.nr_owners)
+			return true;
+	}
+	return false;
+}
+
 int prog_table__refresh(struct prog_table *t)
+{
+	bool new_progs;
+	int err;
+
+	if (t->mode != PROG_ENUM_STATS)
+		return refresh_info(t);
+	err = refresh_stats(t, &new_progs);
+	if (err)
+		return err;
+	/*
+	 * Owners of new programs now; of the others, at most
+	 * OWNERS_MAX_AGE_NS old. A program is visible to the iterator a
+	 * moment before its loader's fd is: one that had no owner when it
+	 * appeared is looked at again at the next refresh.
+	 */
+	if (!new_progs && !t->owners_due && t->owners_time_ns &&
+	    t->time_ns - t->owners_time_ns < OWNERS_MAX_AGE_NS)
+		return 0;
+	err = settle_owners(t);
+	if (err)
+		return err;
+	t->owners_due = new_progs && new_without_owner(t);
+	t->owners_time_ns = t->time_ns;
+	return 0;
+}
+
+/* PROG_ENUM_ITER and PROG_ENUM_IDS: one info call per program. */
+static int refresh_info(struct prog_table *t)
 {
 	size_t k = 0, old = 0, held = 0;
 	struct slot *tmp;

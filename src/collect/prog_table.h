@@ -12,15 +12,19 @@ struct prog_table;
 
 /* How the table learns which programs exist and which are orphans. */
 enum prog_enum_mode {
+	PROG_ENUM_STATS,	/* iter/bpf_prog: ids and counters in one read, no fds */
 	PROG_ENUM_ITER,		/* iter/bpf_prog: ids and reference counts in one read */
 	PROG_ENUM_IDS,		/* BPF_PROG_GET_NEXT_ID walk, fds reopened every refresh */
 };
 
 /*
- * A table that uses the BPF iterators where they load; @prog_iter or
- * @pid_iter false forces the fallback (tests exercise it that way).
+ * A table that uses the BPF iterators where they load; @stats_iter,
+ * @prog_iter or @pid_iter false forces the fallback (tests exercise it
+ * that way): without @stats_iter, one BPF_OBJ_GET_INFO_BY_FD per program
+ * and refresh; without @prog_iter, no iterator lists programs either.
  */
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter);
+struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
+				   bool pid_iter);
 void prog_table__free(struct prog_table *t);
 
 /*
