@@ -13,12 +13,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "prog_stats.skel.h"
-#include "util/quiet.h"
+/* bpftool's generated code does arithmetic on void pointers. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpointer-arith"
+#include "prog_stats.lskel.h"
+#pragma GCC diagnostic pop
 
 struct prog_stats_iter {
 	struct prog_stats_bpf *skel;
-	struct bpf_link *link;
+	int link_fd;
 	uint32_t prog_id;
 	struct prog_stats_entry *e;
 	size_t n, cap;
@@ -81,15 +84,17 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 	struct prog_stats_iter *it;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	libbpf_print_fn_t old;
 	int n, err;
 
 	*out = NULL;
 	it = calloc(1, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
-	/* Expected to fail on older kernels: keep libbpf quiet. */
-	old = libbpf_quiet();
+	it->link_fd = -1;
+	/*
+	 * A light skeleton: the kernel applies the CO-RE relocations, so
+	 * ebpftop never parses the kernel's BTF (megabytes) itself.
+	 */
 	it->skel = prog_stats_bpf__open();
 	if (!it->skel) {
 		err = -errno;
@@ -102,16 +107,18 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 		goto fail;
 	}
 	it->skel->rodata->nr_cpus = (uint32_t)n;
-	if (prog_stats_bpf__load(it->skel)) {
+	err = prog_stats_bpf__load(it->skel);
+	if (err) {
+		err = err < 0 ? err : -EINVAL;
+		goto fail;
+	}
+	it->link_fd = bpf_link_create(it->skel->progs.ebpftop_progs.prog_fd, 0,
+				      BPF_TRACE_ITER, NULL);
+	if (it->link_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
-	it->link = bpf_program__attach_iter(it->skel->progs.ebpftop_progs, NULL);
-	if (!it->link) {
-		err = -errno;
-		goto fail;
-	}
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(it->skel->progs.ebpftop_progs),
+	if (!bpf_obj_get_info_by_fd(it->skel->progs.ebpftop_progs.prog_fd,
 				    &info, &len))
 		it->prog_id = info.id;
 	/* A first read proves the per-CPU offsets can be learnt here. */
@@ -121,11 +128,9 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 		err = -ENOTSUP;
 	if (err)
 		goto fail;
-	libbpf_set_print(old);
 	*out = it;
 	return 0;
 fail:
-	libbpf_set_print(old);
 	prog_stats_iter__free(it);
 	return err ? err : -EINVAL;
 }
@@ -134,7 +139,8 @@ void prog_stats_iter__free(struct prog_stats_iter *it)
 {
 	if (!it)
 		return;
-	bpf_link__destroy(it->link);
+	if (it->link_fd >= 0)
+		close(it->link_fd);
 	prog_stats_bpf__destroy(it->skel);
 	free(it->e);
 	free(it);
@@ -152,7 +158,7 @@ int prog_stats_iter__read(struct prog_stats_iter *it,
 	ssize_t r;
 
 	it->n = 0;
-	fd = bpf_iter_create(bpf_link__fd(it->link));
+	fd = bpf_iter_create(it->link_fd);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
