@@ -54,10 +54,16 @@ static int refresh_info(struct prog_table *t);
 /* How old the owners of a program already listed may be (stats mode). */
 #define OWNERS_MAX_AGE_NS (3 * 1000000000ull)
 
+/* What rates need of the previous sample. */
+struct counters {
+	uint32_t id;			/* 0: no previous sample */
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+};
+
 /* One program between refreshes. */
 struct slot {
 	struct prog_sample cur;
-	struct prog_sample prev;	/* counters only; prev.id 0 if none */
+	struct counters prev;
 	int fd;				/* -1 when not held */
 	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	bool counted;			/* refcnt includes our fd */
@@ -86,6 +92,7 @@ struct prog_table {
 	size_t nids, ids_cap;
 
 	uint64_t time_ns, prev_time_ns;
+	struct prog_sample prev_view;	/* what prog_table__prev() returns */
 	size_t fd_budget;		/* how many fds the table may hold */
 };
 
@@ -423,8 +430,7 @@ static void sample_counters(const struct prog_stats_entry *e,
 }
 
 /* The previous sample, as far as rates need it: id and counters. */
-static void keep_counters(const struct prog_sample *cur,
-			  struct prog_sample *prev)
+static void keep_counters(const struct prog_sample *cur, struct counters *prev)
 {
 	prev->id = cur->id;
 	prev->run_cnt = cur->run_cnt;
@@ -608,9 +614,7 @@ static int refresh_info(struct prog_table *t)
 		ns->other_fds = 0;
 		ns->prev_other_fds = prev ? prev->other_fds : 0;
 		if (prev) {
-			ns->prev = prev->cur;
-			ns->prev.owners = NULL;
-			ns->prev.nr_owners = 0;
+			keep_counters(&prev->cur, &ns->prev);
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}
@@ -664,10 +668,17 @@ const struct prog_sample *prog_table__sample(const struct prog_table *t,
 	return &t->slots[i].cur;
 }
 
-const struct prog_sample *prog_table__prev(const struct prog_table *t,
-					   size_t i)
+const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i)
 {
-	return t->slots[i].prev.id ? &t->slots[i].prev : NULL;
+	const struct counters *c = &t->slots[i].prev;
+
+	if (!c->id)
+		return NULL;
+	t->prev_view.id = c->id;
+	t->prev_view.run_cnt = c->run_cnt;
+	t->prev_view.run_time_ns = c->run_time_ns;
+	t->prev_view.recursion_misses = c->recursion_misses;
+	return &t->prev_view;
 }
 
 uint64_t prog_table__time_ns(const struct prog_table *t)

@@ -37,9 +37,11 @@ int prog_table__refresh(struct prog_table *t);
 size_t prog_table__count(const struct prog_table *t);
 const struct prog_sample *prog_table__sample(const struct prog_table *t,
 					     size_t i);
-/* The same program at the previous refresh, or NULL if it is new. */
-const struct prog_sample *prog_table__prev(const struct prog_table *t,
-					   size_t i);
+/*
+ * The same program at the previous refresh, or NULL if it is new: its id
+ * and counters only, valid until the next call.
+ */
+const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i);
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);
