@@ -4,12 +4,15 @@
 #include "analysis/format.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 char *fmt_rate(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%s", blank);
+	else if (v == 0.0 && !signbit(v) && len >= 4)
+		memcpy(buf, "0.0", 4);	/* idle programs: no printf per row */
 	else if (v < 100.0)
 		snprintf(buf, len, "%.1f", v);
 	else
@@ -21,6 +24,8 @@ char *fmt_pct(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%s", blank);
+	else if (v == 0.0 && !signbit(v) && len >= 5)
+		memcpy(buf, "0.00", 5);
 	else
 		snprintf(buf, len, "%.2f", v);
 	return buf;
