@@ -85,7 +85,8 @@ struct prog_table {
 
 	size_t n, cap;
 	struct slot *slots;		/* sorted by id */
-	struct slot *scratch;		/* the next refresh is built here */
+	struct slot *scratch;		/* the info path builds the next refresh here */
+	size_t scratch_cap;
 	struct prog_owner *owners;	/* slots[i].cur.owners point here */
 
 	struct prog_iter_entry *ids;	/* scratch for the id list */
@@ -224,22 +225,26 @@ static int list_ids(struct prog_table *t)
 	}
 }
 
-static int grow(struct prog_table *t, size_t need)
+/* Room for @need slots, and as many in scratch if @scratch. */
+static int grow(struct prog_table *t, size_t need, bool scratch)
 {
-	struct slot *a, *b;
+	if (need > t->cap) {
+		size_t cap = need < 64 ? 64 : need + need / 2;
+		struct slot *a = realloc(t->slots, cap * sizeof(*a));
 
-	if (need <= t->cap)
-		return 0;
-	need = need < 64 ? 64 : need + need / 2;
-	a = realloc(t->slots, need * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	t->slots = a;
-	b = realloc(t->scratch, need * sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	t->scratch = b;
-	t->cap = need;
+		if (!a)
+			return -ENOMEM;
+		t->slots = a;
+		t->cap = cap;
+	}
+	if (scratch && t->scratch_cap < t->cap) {
+		struct slot *b = realloc(t->scratch, t->cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		t->scratch = b;
+		t->scratch_cap = t->cap;
+	}
 	return 0;
 }
 
@@ -458,9 +463,8 @@ static bool same_programs(const struct prog_table *t,
 /* PROG_ENUM_STATS: one iterator read, info only for programs new here. */
 static int refresh_stats(struct prog_table *t, bool *new_progs)
 {
+	size_t n, k = 0, j = 0, kept = 0, fresh = 0, holes = 0, pos, i;
 	const struct prog_stats_entry *e;
-	size_t n, k = 0, old = 0;
-	struct slot *tmp;
 	uint64_t start;
 	int err;
 
@@ -473,7 +477,7 @@ static int refresh_stats(struct prog_table *t, bool *new_progs)
 	*new_progs = false;
 	/* The steady state: the same programs, counters updated in place. */
 	if (same_programs(t, e, n)) {
-		for (size_t i = 0; i < n; i++) {
+		for (i = 0; i < n; i++) {
 			struct slot *sl;
 
 			if (is_own(t, e[i].id))
@@ -484,44 +488,82 @@ static int refresh_stats(struct prog_table *t, bool *new_progs)
 		}
 		return 0;
 	}
-	err = grow(t, n);
+	/*
+	 * Programs came or went: merge in place, with no second array (at
+	 * 10,000 programs that is megabytes). First the programs that stay
+	 * move down over those that left, their counters updated...
+	 */
+	for (size_t o = 0; o < t->n; o++) {
+		struct slot *sl = &t->slots[o];
+
+		while (j < n && e[j].id < sl->cur.id)
+			j++;
+		if (j == n || e[j].id != sl->cur.id || is_own(t, e[j].id) ||
+		    memcmp(sl->tag_raw, e[j].tag, sizeof(e[j].tag)))
+			continue;	/* gone, or its id names another program */
+		keep_counters(&sl->cur, &sl->prev);
+		sample_counters(&e[j], &sl->cur);
+		if (kept != o)
+			t->slots[kept] = *sl;
+		kept++;
+	}
+	/* ...then the new ones are counted... */
+	for (size_t q = 0, s = 0; q < n; q++) {
+		while (s < kept && t->slots[s].cur.id < e[q].id)
+			s++;
+		if (!is_own(t, e[q].id) &&
+		    (s == kept || t->slots[s].cur.id != e[q].id))
+			fresh++;
+	}
+	err = grow(t, kept + fresh, false);
 	if (err)
 		return err;
-	for (size_t i = 0; i < n; i++) {
-		struct slot *prev = NULL, *ns = &t->scratch[k];
+	/*
+	 * ...and placed from the end down, so that no slot is overwritten
+	 * before it moved: a new program is sampled where it belongs.
+	 */
+	pos = kept + fresh;
+	i = kept;
+	for (j = n; j-- > 0;) {
+		struct slot *ns;
 
-		while (old < t->n && t->slots[old].cur.id < e[i].id)
-			old++;
-		if (old < t->n && t->slots[old].cur.id == e[i].id)
-			prev = &t->slots[old++];
-		if (is_own(t, e[i].id))
+		if (is_own(t, e[j].id))
 			continue;
-		if (prev && !memcmp(prev->tag_raw, e[i].tag, sizeof(e[i].tag))) {
-			ns->cur = prev->cur;
-			memset(&ns->prev, 0, sizeof(ns->prev));
-			keep_counters(&prev->cur, &ns->prev);
-		} else {
-			/* New, or its id now names another program. */
-			if (sample_new(&e[i], &ns->cur))
-				continue;
-			memset(&ns->prev, 0, sizeof(ns->prev));
-			ns->cur.owners = NULL;
-			ns->cur.nr_owners = 0;
-			*new_progs = true;
+		while (i > 0 && t->slots[i - 1].cur.id > e[j].id)
+			t->slots[--pos] = t->slots[--i];
+		if (i > 0 && t->slots[i - 1].cur.id == e[j].id) {
+			t->slots[--pos] = t->slots[--i];
+			continue;
 		}
-		sample_counters(&e[i], &ns->cur);
-		memcpy(ns->tag_raw, e[i].tag, sizeof(ns->tag_raw));
+		ns = &t->slots[--pos];
+		memset(ns, 0, sizeof(*ns));
+		if (sample_new(&e[j], &ns->cur)) {
+			ns->cur.id = 0;	/* gone meanwhile: a hole, closed below */
+			holes++;
+			continue;
+		}
+		ns->cur.owners = NULL;
+		ns->cur.nr_owners = 0;
+		sample_counters(&e[j], &ns->cur);
+		memcpy(ns->tag_raw, e[j].tag, sizeof(ns->tag_raw));
 		ns->fd = -1;
 		ns->refcnt = -1;
-		ns->counted = false;
-		ns->other_fds = ns->prev_other_fds = 0;
 		ns->released = true;
-		k++;
+		*new_progs = true;
 	}
-	tmp = t->slots;
-	t->slots = t->scratch;
-	t->scratch = tmp;
-	t->n = k;
+	t->n = kept + fresh;
+	if (holes) {
+		size_t w = 0;
+
+		for (size_t r = 0; r < t->n; r++) {
+			if (!t->slots[r].cur.id)
+				continue;
+			if (w != r)
+				t->slots[w] = t->slots[r];
+			w++;
+		}
+		t->n = w;
+	}
 	return 0;
 }
 
@@ -573,7 +615,7 @@ static int refresh_info(struct prog_table *t)
 	err = list_ids(t);
 	if (err)
 		return err;
-	err = grow(t, t->nids);
+	err = grow(t, t->nids, true);
 	if (err)
 		return err;
 	start = mono_now_ns();

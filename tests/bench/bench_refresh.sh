@@ -99,6 +99,12 @@ unload() {
 	kill "$helper" 2>/dev/null || true
 	wait "$helper" 2>/dev/null || true
 	helper=
+	# The kernel frees programs a moment after their last fd closes.
+	for _ in $(seq 300); do
+		[ "$("$ebpftop" -b -n 1 -f bench_ | grep -c ' bench_' || true)" = 0 ] && return 0
+		sleep 0.2
+	done
+	die "the helper's programs are still loaded a minute after it exited"
 }
 
 # "cpu_us wall_us maxrss_kib status" of one run, stdout discarded.
