@@ -19,7 +19,7 @@ const struct cli_option cli_options[] = {
 	{ "iterations", 'n', "N", "exit after N refreshes (TUI and batch)" },
 	{ "batch", 'b', NULL, "no TUI: print a text table per refresh to stdout" },
 	{ "json", 'j', NULL, "batch output as JSON Lines, one object per refresh (implies -b)" },
-	{ "sort", 's', "KEY", "initial sort: cpu (default), nsrun, runs, id, name, type, runcnt, runtime" },
+	{ "sort", 's', "KEY", "initial sort" },	/* the keys follow, from the column table */
 	{ "filter", 'f', "TEXT", "show programs whose name, type or owner contains TEXT" },
 	{ "no-stats", 0, NULL, "do not turn run-time stats on at start" },
 	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30)" },
@@ -51,7 +51,8 @@ void cli_usage(FILE *f)
 		   "second, CPU share, owners.\n\nOptions:\n");
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		const struct cli_option *o = &cli_options[i];
-		char left[48];
+		const char *help = o->help;
+		char left[48], keys[160], sort_help[200];
 
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
@@ -60,11 +61,16 @@ void cli_usage(FILE *f)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->short_name == 's') {
+			snprintf(sort_help, sizeof(sort_help), "%s: %s", o->help,
+				 col_sort_names(keys, sizeof(keys), CLI_SORT_DEFAULT));
+			help = sort_help;
+		}
 		/* Long option names get a line of their own. */
 		if (strlen(left) > 22)
-			fprintf(f, "  %s\n  %-22s %s\n", left, "", o->help);
+			fprintf(f, "  %s\n  %-22s %s\n", left, "", help);
 		else
-			fprintf(f, "  %-22s %s\n", left, o->help);
+			fprintf(f, "  %-22s %s\n", left, help);
 	}
 	fprintf(f, "\nKeys in the TUI: press h, ? or F1. "
 		   "See ebpftop(8) for fields and overhead.\n"
@@ -279,7 +285,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
-	o->sort = SORT_CPU;
+	o->sort = CLI_SORT_DEFAULT;
 	o->regress_threshold = REGRESS_THRESHOLD_DEFAULT;
 	o->regress_window = REGRESS_WINDOW_DEFAULT;
 
@@ -347,12 +353,16 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			o->json = true;
 			o->batch = true;
 			break;
-		case 's':
-			if (sort_key_parse(arg, &o->sort))
+		case 's': {
+			char keys[160];
+
+			if (col_parse_sort(arg, &o->sort))
 				return msg_fail(err, errlen, -EINVAL,
 					    "--sort: unknown key '%s' (use one of: %s)",
-					    arg, sort_key_names());
+					    arg, col_sort_names(keys, sizeof(keys),
+								COL__MAX));
 			break;
+		}
 		case 'f':
 			o->filter = *arg ? arg : NULL;
 			break;

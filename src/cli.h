@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/sort.h"
+#include "analysis/columns.h"
 
 struct ebpftop_opts {
 	double delay_s;		/* refresh interval */
@@ -15,7 +15,7 @@ struct ebpftop_opts {
 	bool batch;
 	bool json;
 	bool no_stats;
-	enum sort_key sort;
+	enum col sort;		/* a column with a sort name */
 	const char *filter;	/* NULL: everything */
 	double regress_threshold; /* percent above baseline that is flagged */
 	unsigned int regress_window; /* refreshes in a row to flag or clear */
@@ -44,6 +44,7 @@ struct cli_option {
 extern const struct cli_option cli_options[];
 extern const size_t cli_nr_options;
 
+#define CLI_SORT_DEFAULT COL_CPU
 #define CLI_DELAY_MIN 0.1
 #define CLI_DELAY_MAX 86400.0
 /* The largest -n: a count of refreshes that fits in 32 bits. */

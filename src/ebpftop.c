@@ -37,28 +37,6 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-/* Copy, filter and sort the snapshot's rows for printing. */
-static size_t view_rows(const struct app *a, struct prog_row **view,
-			size_t *cap)
-{
-	const struct snapshot *s = &a->snap;
-	size_t n;
-
-	if (s->nr_rows > *cap) {
-		struct prog_row *v = realloc(*view, s->nr_rows * sizeof(*v));
-
-		if (!v)
-			return 0;
-		*view = v;
-		*cap = s->nr_rows;
-	}
-	if (s->nr_rows)
-		memcpy(*view, s->rows, s->nr_rows * sizeof(**view));
-	n = rows_filter(*view, s->nr_rows, a->opts->filter);
-	rows_sort(*view, n, a->opts->sort);
-	return n;
-}
-
 static int run_batch(struct app *a)
 {
 	const struct ebpftop_opts *o = a->opts;
@@ -89,8 +67,7 @@ static int run_batch(struct app *a)
 			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
 			a->prof_msg[0] = '\0';
 		}
-		n = view_rows(a, &view, &cap);
-		if (a->snap.nr_rows && !view) {
+		if (rows_view(&a->snap, o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
