@@ -443,29 +443,43 @@ static void keep_counters(const struct prog_sample *cur, struct counters *prev)
 	prev->recursion_misses = cur->recursion_misses;
 }
 
-/* The iterator's programs, ebpftop's own left out: the same as the table's? */
-static bool same_programs(const struct prog_table *t,
-			  const struct prog_stats_entry *e, size_t n)
+/*
+ * The steady state, in one pass: while the iterator's programs (ebpftop's
+ * own left out) are the table's, in order, update their counters. Returns
+ * how many slots were updated; all of them (t->n) when nothing changed
+ * and no iterator record is left over.
+ */
+static size_t update_same(struct prog_table *t, const struct prog_stats_entry *e,
+			  size_t n, bool *same)
 {
-	size_t k = 0;
+	size_t k = 0, i;
 
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
+		struct slot *sl;
+
 		if (is_own(t, e[i].id))
 			continue;
-		if (k == t->n || t->slots[k].cur.id != e[i].id ||
-		    memcmp(t->slots[k].tag_raw, e[i].tag, sizeof(e[i].tag)))
-			return false;
+		if (k == t->n)
+			break;
+		sl = &t->slots[k];
+		if (sl->cur.id != e[i].id ||
+		    memcmp(sl->tag_raw, e[i].tag, sizeof(e[i].tag)))
+			break;
+		keep_counters(&sl->cur, &sl->prev);
+		sample_counters(&e[i], &sl->cur);
 		k++;
 	}
-	return k == t->n;
+	*same = i == n && k == t->n;
+	return k;
 }
 
 /* PROG_ENUM_STATS: one iterator read, info only for programs new here. */
 static int refresh_stats(struct prog_table *t, bool *new_progs)
 {
-	size_t n, k = 0, j = 0, kept = 0, fresh = 0, holes = 0, pos, i;
+	size_t n, j = 0, kept = 0, fresh = 0, holes = 0, updated, pos, i;
 	const struct prog_stats_entry *e;
 	uint64_t start;
+	bool same;
 	int err;
 
 	start = mono_now_ns();
@@ -476,18 +490,9 @@ static int refresh_stats(struct prog_table *t, bool *new_progs)
 	t->time_ns = start;
 	*new_progs = false;
 	/* The steady state: the same programs, counters updated in place. */
-	if (same_programs(t, e, n)) {
-		for (i = 0; i < n; i++) {
-			struct slot *sl;
-
-			if (is_own(t, e[i].id))
-				continue;
-			sl = &t->slots[k++];
-			keep_counters(&sl->cur, &sl->prev);
-			sample_counters(&e[i], &sl->cur);
-		}
+	updated = update_same(t, e, n, &same);
+	if (same)
 		return 0;
-	}
 	/*
 	 * Programs came or went: merge in place, with no second array (at
 	 * 10,000 programs that is megabytes). First the programs that stay
@@ -501,8 +506,11 @@ static int refresh_stats(struct prog_table *t, bool *new_progs)
 		if (j == n || e[j].id != sl->cur.id || is_own(t, e[j].id) ||
 		    memcmp(sl->tag_raw, e[j].tag, sizeof(e[j].tag)))
 			continue;	/* gone, or its id names another program */
-		keep_counters(&sl->cur, &sl->prev);
-		sample_counters(&e[j], &sl->cur);
+		/* The first @updated ones were updated already. */
+		if (o >= updated) {
+			keep_counters(&sl->cur, &sl->prev);
+			sample_counters(&e[j], &sl->cur);
+		}
 		if (kept != o)
 			t->slots[kept] = *sl;
 		kept++;
