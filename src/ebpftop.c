@@ -9,6 +9,7 @@
 
 #include "analysis/sort.h"
 #include "app.h"
+#include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
 #include "output/batch.h"
@@ -37,7 +38,7 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-static int run_batch(struct app *a)
+static int run_batch(struct app *a, struct live_gate *gate)
 {
 	const struct ebpftop_opts *o = a->opts;
 	unsigned long long next = mono_now_ns();
@@ -73,7 +74,10 @@ static int run_batch(struct app *a)
 			break;
 		}
 		batch_extras(a, &extra, &demo);
-		if (o->json)
+		live_gate__refresh(gate, &a->snap, view, n);
+		if (o->bmf)
+			;	/* stdout is for the Bencher Metric Format at the end */
+		else if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
 			batch_print_text_x(stdout, &a->snap, view, n, &extra);
@@ -120,8 +124,9 @@ int main(int argc, char **argv)
 {
 	struct ebpftop_opts opts;
 	char msg[256];
+	struct live_gate *gate = NULL;
 	struct app app;
-	int action, err;
+	int action, err, status;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
 	if (action < 0) {
@@ -156,10 +161,22 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.bench)
+		return bench_main(&opts);
+	if (opts.batch && (opts.bmf || opts.record || opts.compare)) {
+		err = live_gate__new(&opts, NULL, &gate, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "ebpftop: %s\n",
+				err == -EINVAL ? msg : strerror(-err));
+			return err == -EINVAL ? 2 : 1;
+		}
+	}
+
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
+		live_gate__free(gate);
 		return 1;
 	}
 	if (opts.profile_id &&
@@ -168,11 +185,18 @@ int main(int argc, char **argv)
 		if (opts.batch) {
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
+			live_gate__free(gate);
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
-	err = opts.batch ? run_batch(&app) : tui_run(&app);
+	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);
-	return err ? 1 : 0;
+	status = err ? 1 : 0;
+	if (gate && !err) {
+		/* The measured rounds: BMF, baseline, verdicts (exit 3). */
+		status = live_gate__finish(gate);
+	}
+	live_gate__free(gate);
+	return status;
 }
