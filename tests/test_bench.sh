@@ -217,6 +217,7 @@ head -c 200 "$tmp/fast.json" >"$tmp/cut.json"
 : >"$tmp/empty.pcap"
 "$pcaptool" write "$tmp/none.pcap" 0 >/dev/null
 "$pcaptool" write "$tmp/raw.pcap" 5 raw >/dev/null
+"$pcaptool" write "$tmp/big.pcap" 2 big >/dev/null
 usage_error "cannot open '$tmp/nothere.o'" --bench "$tmp/nothere.o"
 usage_error 'not a BPF object \(ELF for machine' --bench /bin/true
 usage_error 'not a BPF object \(not an ELF' --bench "$tmp/text.o"
@@ -233,6 +234,7 @@ usage_error "--pcap: cannot read '$tmp/empty.pcap'" --bench "$progs" --pcap "$tm
 usage_error "--pcap: cannot read '$tmp/text.o'" --bench "$progs" --pcap "$tmp/text.o"
 usage_error "has no packets" --bench "$progs" --pcap "$tmp/none.pcap"
 usage_error "link type RAW .*Ethernet" --bench "$progs" --pcap "$tmp/raw.pcap"
+usage_error "BPF_PROG_TEST_RUN refused .* on packet 1 \\(9000 bytes\\)" --bench "$progs" --pcap "$tmp/big.pcap" --bench-rounds 1 --bench-round-ms 1
 usage_error "--compare: '$tmp/cut.json' is not JSON" --bench "$progs" --compare "$tmp/cut.json"
 usage_error "--compare: '$tmp/foreign.json' is not an ebpftop baseline" --bench "$progs" --compare "$tmp/foreign.json"
 usage_error "--compare: '$tmp/foreign.json' is not an ebpftop baseline" -b -n 2 --compare "$tmp/foreign.json"
