@@ -21,6 +21,7 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
 #include "util/msg.h"
@@ -42,6 +43,7 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
 volatile sig_atomic_t app_quit;
@@ -95,17 +97,6 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
-/* Hold one fd per program: ask for as many as the hard limit allows. */
-static void raise_nofile(void)
-{
-	struct rlimit r;
-
-	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
-		r.rlim_cur = r.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &r);
-	}
-}
-
 static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		    size_t msglen)
 {
@@ -117,8 +108,6 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
 	a->snap.kernel = a->kernel;
-	raise_nofile();
-
 	/* One cheap call tells whether we may enumerate programs at all. */
 	if (bpf_prog_get_next_id(0, &id) && errno != ENOENT) {
 		err = -errno;
@@ -137,7 +126,8 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	err = prog_table__new(&a->table, !env_flag("EBPFTOP_NO_PROG_ITER"),
+	err = prog_table__new(&a->table, !env_flag("EBPFTOP_NO_STATS_ITER"),
+			      !env_flag("EBPFTOP_NO_PROG_ITER"),
 			      !env_flag("EBPFTOP_NO_PID_ITER"));
 	if (err) {
 		snprintf(msg, msglen, "cannot set up program collection: %s",
@@ -215,6 +205,16 @@ struct demo *app__demo(const struct app *a)
 const struct regress *app__regress(const struct app *a)
 {
 	return a->regress;
+}
+
+void app__set_exporter(struct app *a, struct exporter *e)
+{
+	a->exporter = e;
+}
+
+struct exporter *app__exporter(const struct app *a)
+{
+	return a->exporter;
 }
 
 const char *app__profile_msg(const struct app *a)
@@ -326,6 +326,7 @@ static int regress_rows(struct app *a)
 
 int app__sample(struct app *a)
 {
+	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -385,7 +386,10 @@ int app__sample(struct app *a)
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
 	profile_update(a);
-	return regress_rows(a);
+	err = regress_rows(a);
+	/* Exported only once complete: a scrape never sees half a refresh. */
+	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
+	return err;
 }
 
 int app__toggle_stats(struct app *a)

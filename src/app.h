@@ -12,6 +12,7 @@
 #include "collect/stats.h"
 
 struct demo;
+struct exporter;
 struct regress;
 
 /*
@@ -43,6 +44,13 @@ const struct ebpftop_opts *app__opts(const struct app *a);
 struct demo *app__demo(const struct app *a);
 /* The regression detector (its event log), NULL before the first sample. */
 const struct regress *app__regress(const struct app *a);
+
+/*
+ * Where each complete sample is published (--listen, --prom-file); the
+ * caller keeps ownership and frees it after app__free(). NULL: nowhere.
+ */
+void app__set_exporter(struct app *a, struct exporter *e);
+struct exporter *app__exporter(const struct app *a);
 
 /*
  * Profile program @id with the events of -e (key p, option -p): replaces
