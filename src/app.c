@@ -21,6 +21,7 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
 
@@ -75,17 +76,6 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
-/* Hold one fd per program: ask for as many as the hard limit allows. */
-static void raise_nofile(void)
-{
-	struct rlimit r;
-
-	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
-		r.rlim_cur = r.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &r);
-	}
-}
-
 int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	     size_t msglen)
 {
@@ -98,8 +88,6 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
 	a->snap.kernel = a->kernel;
-	raise_nofile();
-
 	/* One cheap call tells whether we may enumerate programs at all. */
 	if (bpf_prog_get_next_id(0, &id) && errno != ENOENT) {
 		err = -errno;
@@ -118,7 +106,8 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	a->table = prog_table__new(!env_flag("EBPFTOP_NO_PROG_ITER"),
+	a->table = prog_table__new(!env_flag("EBPFTOP_NO_STATS_ITER"),
+				   !env_flag("EBPFTOP_NO_PROG_ITER"),
 				   !env_flag("EBPFTOP_NO_PID_ITER"));
 	if (!a->table) {
 		err = -errno ? -errno : -ENOMEM;
@@ -257,6 +246,7 @@ static int regress_rows(struct app *a)
 
 int app_sample(struct app *a)
 {
+	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -314,7 +304,10 @@ int app_sample(struct app *a)
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
 	app_profile_update(a);
-	return regress_rows(a);
+	err = regress_rows(a);
+	/* Exported only once complete: a scrape never sees half a refresh. */
+	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
+	return err;
 }
 
 int app_toggle_stats(struct app *a)

@@ -11,6 +11,7 @@
 #include "cli.h"
 
 struct demo;
+struct exporter;
 struct prof_session;
 struct prog_table;
 struct regress;
@@ -32,6 +33,7 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */

@@ -8,6 +8,9 @@
 #include <stdio.h>
 
 #include "analysis/columns.h"
+#include "export/listen_addr.h"
+
+#define CLI_BENCH_SETS_MAX 32
 
 struct ebpftop_opts {
 	double delay_s;		/* refresh interval */
@@ -24,6 +27,23 @@ struct ebpftop_opts {
 	double demo_regress_after; /* land the regression after; 0: never */
 	uint32_t profile_id;	/* -p: profile this program from the start; 0: none */
 	const char *events;	/* -e: profiler events; NULL: the default preset */
+	bool regress_threshold_set; /* given on the command line */
+	/* --bench and the CI gate (src/bench/) */
+	const char *bench;	/* --bench FILE.bpf.o; NULL: live */
+	const char *bench_progs; /* --bench-prog a,b; NULL: every packet program */
+	const char *bench_sets[CLI_BENCH_SETS_MAX]; /* --bench-set NAME=VALUE */
+	unsigned int nr_bench_sets;
+	unsigned int bench_rounds; /* --bench-rounds */
+	unsigned int bench_round_ms; /* --bench-round-ms */
+	const char *pcap;	/* --pcap FILE; NULL: the built-in packets */
+	bool bmf;		/* --bmf: Bencher Metric Format on stdout */
+	const char *record;	/* --record FILE */
+	const char *compare;	/* --compare FILE */
+	bool report_md;		/* --report md */
+	bool listen;		/* --listen: serve /metrics at listen_addr */
+	struct listen_addr listen_addr;
+	const char *prom_file;	/* --prom-file: NULL if none */
+	bool quiet;		/* -q: no per-refresh output in batch mode */
 };
 
 enum cli_action {

@@ -9,8 +9,10 @@
 
 #include "analysis/sort.h"
 #include "app.h"
+#include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
@@ -37,7 +39,7 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-static int run_batch(struct app *a)
+static int run_batch(struct app *a, struct live_gate *gate)
 {
 	const struct ebpftop_opts *o = a->opts;
 	unsigned long long next = mono_now_ns();
@@ -54,6 +56,7 @@ static int run_batch(struct app *a)
 	 */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	for (unsigned long i = 0; !app_quit; i++) {
+		const char *msg;
 		size_t n;
 
 		err = app_sample(a);
@@ -72,14 +75,24 @@ static int run_batch(struct app *a)
 			err = -ENOMEM;
 			break;
 		}
+		msg = exporter__take_error(a->exporter);
+		if (msg)
+			fprintf(stderr, "ebpftop: %s\n", msg);
 		batch_extras(a, &extra, &demo);
-		if (o->json)
+		live_gate__refresh(gate, &a->snap, view, n);
+		if (o->bmf || o->quiet)
+			;	/* stdout is for the Bencher Metric Format at the end, or for nothing (-q) */
+		else if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
 			batch_print_text_x(stdout, &a->snap, view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
-			/* The reader went away (EPIPE): that is how pipes end. */
-			if (errno != EPIPE) {
+			/*
+			 * The reader went away (EPIPE): that is how pipes end.
+			 * A quit signal that interrupts a write blocked on a
+			 * slow reader (a large record) ends the run as asked.
+			 */
+			if (errno != EPIPE && !(errno == EINTR && app_quit)) {
 				fprintf(stderr, "ebpftop: write error: %s\n",
 					strerror(errno));
 				err = -errno;
@@ -114,10 +127,12 @@ static int stdout_done(const char *what)
 
 int main(int argc, char **argv)
 {
+	struct exporter *exporter;
 	struct ebpftop_opts opts;
 	char msg[256];
+	struct live_gate *gate = NULL;
 	struct app app;
-	int action, err;
+	int action, err, status;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
 	if (action < 0) {
@@ -152,23 +167,52 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.bench)
+		return bench_main(&opts);
+	if (opts.batch && (opts.bmf || opts.record || opts.compare)) {
+		err = live_gate__new(&opts, NULL, &gate, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "ebpftop: %s\n",
+				err == -EINVAL ? msg : strerror(-err));
+			return err == -EINVAL ? 2 : 1;
+		}
+	}
+
+	/* Bind --listen first: a port in use stops us before anything loads. */
+	err = exporter__new(&exporter, &opts, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		return err == -EINVAL ? 2 : 1;
+	}
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
+		exporter__free(exporter);
+		live_gate__free(gate);
 		return 1;
 	}
+	app.exporter = exporter;
 	if (opts.profile_id &&
 	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
 		/* Batch exits; the TUI shows why and runs on. */
 		if (opts.batch) {
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
+			exporter__free(exporter);
+			live_gate__free(gate);
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
-	err = opts.batch ? run_batch(&app) : tui_run(&app);
+	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);
-	return err ? 1 : 0;
+	exporter__free(exporter);
+	status = err ? 1 : 0;
+	if (gate && !err) {
+		/* The measured rounds: BMF, baseline, verdicts (exit 3). */
+		status = live_gate__finish(gate);
+	}
+	live_gate__free(gate);
+	return status;
 }
