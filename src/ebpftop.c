@@ -89,8 +89,8 @@ static int run_batch(struct app *a, struct live_gate *gate)
 		if (fflush(stdout) || ferror(stdout)) {
 			/*
 			 * The reader went away (EPIPE): that is how pipes end.
-			 * A quit signal that cut a write short (EINTR) is a
-			 * quit, not a write error.
+			 * A quit signal that interrupts a write blocked on a
+			 * slow reader (a large record) ends the run as asked.
 			 */
 			if (errno != EPIPE && !(errno == EINTR && app_quit)) {
 				fprintf(stderr, "ebpftop: write error: %s\n",
