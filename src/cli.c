@@ -182,20 +182,20 @@ static int parse_hot_option(const char *name, const char *arg,
 
 	if (!strcmp(name, "hot")) {
 		if (parse_prog_id(arg, &o->hot_id))
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "--hot: '%s' is not a program id (a whole number from 1 to %u)",
 				    arg, UINT32_MAX);
 		return 0;
 	}
 	if (!strcmp(name, "sample-event")) {
 		if (!*arg || strchr(arg, ','))
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "--sample-event: give one event, not '%s'", arg);
 		o->sample_event = arg;
 		return 0;
 	}
 	if (parse_count(arg, &v) || v > CLI_SAMPLE_FREQ_MAX)
-		return fail(err, errlen,
+		return msg_fail(err, errlen, -EINVAL,
 			    "--sample-freq: '%s' is not a whole number of samples per second from 1 to %u",
 			    arg, CLI_SAMPLE_FREQ_MAX);
 	o->sample_freq = (unsigned int)v;

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "hot/session.h"
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
@@ -89,6 +90,11 @@ static int run_batch(struct app *a)
 			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
 			a->prof_msg[0] = '\0';
 		}
+		if (a->hot_msg[0]) {
+			/* The sampled program went away: say so, go on. */
+			fprintf(stderr, "ebpftop: %s\n", a->hot_msg);
+			a->hot_msg[0] = '\0';
+		}
 		n = view_rows(a, &view, &cap);
 		if (a->snap.nr_rows && !view) {
 			fprintf(stderr, "ebpftop: out of memory\n");
@@ -157,6 +163,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (opts.sample_event && hot_event_check(opts.sample_event, msg, sizeof(msg))) {
+		fprintf(stderr, "ebpftop: --sample-event: %s\n", msg);
+		return 2;
+	}
 
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
@@ -173,6 +183,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
+	}
+	if (opts.hot_id &&
+	    app_hot_start(&app, opts.hot_id, msg, sizeof(msg))) {
+		/* Batch exits; the TUI shows why and runs on. */
+		if (opts.batch) {
+			fprintf(stderr, "ebpftop: %s\n", msg);
+			app_fini(&app);
+			return 1;
+		}
+		snprintf(app.hot_msg, sizeof(app.hot_msg), "%s", msg);
 	}
 	err = opts.batch ? run_batch(&app) : tui_run(&app);
 	app_fini(&app);

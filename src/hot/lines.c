@@ -16,6 +16,7 @@
 #include <linux/bpf.h>
 
 #include "hot/ring.h"
+#include "util/bpf_prog.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -177,9 +178,22 @@ static int build_lines(struct hot_prog *p, const struct bpf_prog_info *info,
 	}
 	for (uint32_t f = 0; f < p->nr_funcs; f++)
 		p->lines[nl + f].func = f;
+	/*
+	 * Instructions the compiler gave no line (line 0: hoisted, merged)
+	 * sit inside the code of the line before them, loops included:
+	 * charge them to that line, as debuggers do. Only a function that
+	 * starts without a line keeps them in its no-line bucket.
+	 */
 	for (uint32_t i = 0; i < n; i++) {
-		if (p->linfo_line[i] >= UINT32_MAX - p->nr_funcs + 1)
-			p->linfo_line[i] = (uint32_t)nl + (UINT32_MAX - p->linfo_line[i]);
+		uint32_t v = p->linfo_line[i];
+
+		if (v < UINT32_MAX - p->nr_funcs + 1)
+			continue;
+		if (i && p->linfo_line[i - 1] < nl &&
+		    p->lines[p->linfo_line[i - 1]].func == UINT32_MAX - v)
+			p->linfo_line[i] = p->linfo_line[i - 1];
+		else
+			p->linfo_line[i] = (uint32_t)nl + (UINT32_MAX - v);
 	}
 	p->nr_lines = nl + p->nr_funcs;
 	p->nr_linfo = n;
@@ -396,16 +410,9 @@ int hot_prog__load(uint32_t id, struct hot_prog **out, char *msg, size_t len)
 	int fd, err;
 
 	*out = NULL;
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0) {
-		err = -errno;
-		if (err == -ENOENT)
-			snprintf(msg, len, "program %u is not loaded", id);
-		else
-			snprintf(msg, len, "cannot open program %u: %s", id,
-				 strerror(-err));
-		return err;
-	}
+	fd = prog_fd_by_id(id, msg, len);
+	if (fd < 0)
+		return fd;
 	if (bpf_obj_get_info_by_fd(fd, &info, &ilen)) {
 		err = -errno;
 		snprintf(msg, len, "cannot read program %u: %s", id,

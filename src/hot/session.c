@@ -356,12 +356,6 @@ int hot_session_start(struct hot_session **out, const struct hot_params *p,
 	err = hot_prog__load(p->id, &s->prog, msg, len);
 	if (err)
 		goto fail;
-	if (!s->prog->has_line_info) {
-		snprintf(msg, len,
-			 "program %u has no line info: build it with clang -g (showing shares per subprogram only)",
-			 p->id);
-		ret = -ENODATA;
-	}
 	if (!read_int("/proc/sys/kernel/perf_event_max_sample_rate", &cap) &&
 	    cap > 0 && s->p.freq_hz > (unsigned long)cap) {
 		snprintf(msg, len,
@@ -428,6 +422,12 @@ int hot_session_start(struct hot_session **out, const struct hot_params *p,
 	s->report.freq_hz = s->p.freq_hz;
 	s->report.has_line_info = s->prog->has_line_info;
 	snprintf(s->report.event, sizeof(s->report.event), "%s", s->event);
+	if (!s->prog->has_line_info) {
+		snprintf(msg, len,
+			 "program %u has no line info: build it with clang -g (showing shares per subprogram only)",
+			 p->id);
+		ret = -ENODATA;
+	}
 	*out = s;
 	return ret;
 fail:

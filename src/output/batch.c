@@ -13,6 +13,7 @@
 #include "analysis/regress.h"
 #include "output/json_writer.h"
 #include "output/profile_out.h"
+#include "hot/report.h"
 
 /* Worst regression first, then by id. */
 static int cmp_change(const void *pa, const void *pb)
@@ -121,6 +122,7 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	}
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
+	hot_print_text(f, snap->hot, 10);
 }
 
 static void print_prog_json(struct jw *w, const struct prog_row *row)
@@ -200,6 +202,8 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);
+	jw_key(&w, "hot");
+	hot_print_json(&w, snap->hot);
 	if (x && x->demo)
 		print_demo_json(&w, x->demo);
 	jw_end_object(&w);
