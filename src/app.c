@@ -261,6 +261,21 @@ bool app_hot_active(const struct app *a)
 	return a->hot != NULL;
 }
 
+void app_hot_set_window(struct app *a, bool cumulative)
+{
+	if (!a->hot)
+		return;
+	hot_session_set_cumulative(a->hot, cumulative);
+	/* Show the other window now, not at the next refresh. */
+	app_hot_update(a);
+}
+
+void app_hot_set_order(struct app *a, bool source_order)
+{
+	if (a->hot)
+		hot_session_set_source_order(a->hot, source_order);
+}
+
 /* The regression detector's verdict on every row (after the rates). */
 static int regress_rows(struct app *a)
 {

@@ -74,6 +74,9 @@ int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen);
 /* Stop sampling: every perf event is closed. */
 void app_hot_stop(struct app *a);
 bool app_hot_active(const struct app *a);
+/* Key w: the rolling window or cumulative counts; key o: the order of lines. */
+void app_hot_set_window(struct app *a, bool cumulative);
+void app_hot_set_order(struct app *a, bool source_order);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
 int app_toggle_stats(struct app *a);

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/json_writer.h"
 
@@ -14,6 +15,22 @@ double hot_pct(uint64_t part, uint64_t whole)
 	if (!whole)
 		return 0.0;
 	return round((double)part * 10000.0 / (double)whole) / 100.0;
+}
+
+const char *hot_basename(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path ? path : "";
+}
+
+const char *hot_trim(const char *s)
+{
+	if (!s)
+		return "";
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
 }
 
 static uint64_t line_total(const struct hot_report_line *l)
@@ -108,13 +125,14 @@ void hot_print_text(FILE *f, const struct hot_report *r, size_t max)
 		if (!l->samples && !l->helper_samples)
 			break;
 		if (l->file)
-			snprintf(where, sizeof(where), "%s:%u", l->file, l->line);
+			snprintf(where, sizeof(where), "%s:%u",
+				 hot_basename(l->file), l->line);
 		else
 			snprintf(where, sizeof(where), "(%s, no line)",
 				 l->subprog ? l->subprog : "?");
 		fprintf(f, "%6.2f%% %8" PRIu64 " %8" PRIu64 "  %-24s %s\n",
 			l->pct, l->samples, l->helper_samples, where,
-			l->source ? l->source : "");
+			hot_trim(l->source));
 	}
 	for (size_t i = 0; r->nr_subprogs > 1 && i < r->nr_subprogs; i++)
 		fprintf(f, "  subprogram %s: %.2f%% (%" PRIu64 " samples)\n",

@@ -61,6 +61,10 @@ struct hot_report {
  */
 double hot_pct(uint64_t part, uint64_t whole);
 
+/* The last part of a path ("" for NULL); a line's text without its indent. */
+const char *hot_basename(const char *path);
+const char *hot_trim(const char *s);
+
 /* Order @lines hottest first (ties: source order) or in source order. */
 void hot_lines_sort(struct hot_report_line *lines, size_t n, bool source_order);
 
