@@ -92,7 +92,8 @@ static void source_text(char *buf, size_t len, const char *s)
 	buf[o] = '\0';
 }
 
-static void draw_line(const struct hot_report_line *l, int y, const char *ell)
+static void draw_line(const struct hot_report_line *l, int y, bool subs,
+		      const char *ell)
 {
 	char line[LINE_MAX_W], where[96], src[512];
 	int cells = (int)lround(l->pct / 100.0 * BAR_W);
@@ -103,9 +104,11 @@ static void draw_line(const struct hot_report_line *l, int y, const char *ell)
 	else
 		snprintf(where, sizeof(where), "(no line)");
 	source_text(src, sizeof(src), l->source);
-	snprintf(line, sizeof(line), " %6.2f%% %*s %8" PRIu64 " %7" PRIu64 "  %-24s %-12s %s",
+	/* The subprogram column only for programs that have more than one. */
+	snprintf(line, sizeof(line), " %6.2f%% %*s %8" PRIu64 " %7" PRIu64 "  %-24s %-*s%s%s",
 		 l->pct, BAR_W, "", l->samples, l->helper_samples, where,
-		 l->subprog ? l->subprog : "", src);
+		 subs ? 16 : 0, subs && l->subprog ? l->subprog : "",
+		 subs ? " " : "", src);
 	put(y, 0, color(ROLE_NORMAL), line, ell);
 	/* The heat bar: reverse video, so it shows without colours too. */
 	if (cells > BAR_W)
@@ -131,8 +134,9 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
 	const struct hot_report *r = a->snap.hot;
 	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
-	char line[LINE_MAX_W];
+	char line[LINE_MAX_W], lost[48] = "";
 	int end = y + h;
+	bool subs;
 
 	if (h <= 0 || y < 0)
 		return;
@@ -146,12 +150,15 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 			put(y, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
 		return;
 	}
+	subs = r->nr_subprogs > 1;
+	if (r->lost)
+		snprintf(lost, sizeof(lost), "   %" PRIu64 " samples lost", r->lost);
 	snprintf(line, sizeof(line),
 		 "hot lines of %" PRIu32 " %s   %s %u Hz   samples %" PRIu64 " in prog / %" PRIu64 " total   %s %.1f s   sampler %.2f%% CPU%s   (a closes, o order, w window)",
 		 r->id, r->prog_name ? r->prog_name : "", r->event, r->freq_hz,
 		 r->samples_in_prog, r->samples_total,
 		 r->cumulative ? "cumulative" : "last", r->window_s,
-		 r->overhead_pct, r->lost ? "   LOST SAMPLES" : "");
+		 r->overhead_pct, lost);
 	put(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
 	if (y < end && a->hot_msg[0])
 		put(y++, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
@@ -164,15 +171,15 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 	move(y, 0);
 	attrset(color(ROLE_COLHDR));
 	hline(' ', COLS);
-	snprintf(line, sizeof(line), " %7s %-*s %8s %7s  %-24s %-12s %s", "SHARE",
-		 BAR_W, "HEAT", "SAMPLES", "HELPER", "FILE:LINE", "SUBPROG",
-		 "SOURCE");
+	snprintf(line, sizeof(line), " %7s %-*s %8s %7s  %-24s %-*s%s%s", "SHARE",
+		 BAR_W, "HEAT", "SAMPLES", "HELPER", "FILE:LINE", subs ? 16 : 0,
+		 subs ? "SUBPROG" : "", subs ? " " : "", "SOURCE");
 	put(y++, 0, color(ROLE_COLHDR), line, ell);
 	/* The subprograms' line stays at the bottom when there is one. */
 	if (r->nr_subprogs > 1 || !r->has_line_info)
 		end--;
 	for (size_t i = 0; i < r->nr_lines && y < end; i++)
-		draw_line(&r->lines[i], y++, ell);
+		draw_line(&r->lines[i], y++, subs, ell);
 	if ((r->nr_subprogs > 1 || !r->has_line_info) && end >= y)
 		draw_subprogs(r, end, ell);
 }
