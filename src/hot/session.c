@@ -414,6 +414,8 @@ int hot_session_start(struct hot_session **out, const struct hot_params *p,
 		goto fail;
 	}
 	s->thread_started = true;
+	/* A name of its own, so its CPU time can be told from the rest. */
+	pthread_setname_np(s->thread, "ebpftop-hot");
 	pthread_getcpuclockid(s->thread, &s->thread_clock);
 	s->last_cpu_ns = now_ns(s->thread_clock);
 	s->last_wall_ns = now_ns(CLOCK_MONOTONIC);
