@@ -76,7 +76,10 @@ top_line() {
 }
 pane_open() { grep -q "hot lines of $prog xdp_classifier" <<<"$screen"; }
 pane_closed() { ! grep -q "hot lines of" <<<"$screen"; }
-has_source() { grep -q 'bpf_map_lookup_elem(&xdpc_counts, &cls)' <<<"$screen"; }
+# At least three rows of file:line followed by the line's text.
+has_source() {
+	[ "$(grep -Ec 'xdp_classifier\.bpf\.c:[0-9]+ +[a-z_(*][^ ]* ' <<<"$screen")" -ge 3 ]
+}
 fib_on_top() {
 	local l
 	l=$(top_line)

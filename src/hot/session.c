@@ -194,6 +194,14 @@ static int open_rings(struct hot_session *s, struct perf_event_attr *a,
 		struct cpu_ring *r = &s->rings[s->nr_rings];
 		int fd = perf_open(a, cpu);
 
+		/* Some PMUs (arm64's) cannot leave the idle task out. */
+		if (fd < 0 && !s->nr_rings && a->exclude_idle &&
+		    (errno == EINVAL || errno == EOPNOTSUPP || errno == EPERM)) {
+			a->exclude_idle = 0;
+			fd = perf_open(a, cpu);
+			if (fd < 0)
+				a->exclude_idle = 1;
+		}
 		if (fd < 0) {
 			err = -errno;
 			if (err == -ENODEV && cpu > 0)
