@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json_writer.h"
+#include "util/json_writer.h"
+#include "util/text.h"
 
 double hot_pct(uint64_t part, uint64_t whole)
 {
@@ -106,11 +107,14 @@ void hot_print_json(struct jw *w, const struct hot_report *r)
 
 void hot_print_text(FILE *f, const struct hot_report *r, size_t max)
 {
+	char name[256];
+
 	if (!r)
 		return;
+	text_escape(name, sizeof(name), r->prog_name ? r->prog_name : "");
 	fprintf(f, "HOT LINES of %u %s: %s at %u Hz, %" PRIu64 " of %" PRIu64
 		   " samples in the program, %s %.1f s\n",
-		r->id, r->prog_name ? r->prog_name : "", r->event, r->freq_hz,
+		r->id, name, r->event, r->freq_hz,
 		r->samples_in_prog, r->samples_total,
 		r->cumulative ? "cumulative" : "last", r->window_s);
 	if (r->samples_in_prog < HOT_FEW_SAMPLES)
@@ -120,23 +124,26 @@ void hot_print_text(FILE *f, const struct hot_report *r, size_t max)
 		"FILE:LINE", "SOURCE");
 	for (size_t i = 0; i < r->nr_lines && i < max; i++) {
 		const struct hot_report_line *l = &r->lines[i];
-		char where[64];
+		char raw[192], where[256], src[1024];
 
 		if (!l->samples && !l->helper_samples)
 			break;
 		if (l->file)
-			snprintf(where, sizeof(where), "%s:%u",
+			snprintf(raw, sizeof(raw), "%s:%u",
 				 hot_basename(l->file), l->line);
 		else
-			snprintf(where, sizeof(where), "(%s, no line)",
+			snprintf(raw, sizeof(raw), "(%s, no line)",
 				 l->subprog ? l->subprog : "?");
+		text_escape(where, sizeof(where), raw);
+		/* Line text is the loader's: escape it for the terminal. */
+		text_escape(src, sizeof(src), hot_trim(l->source));
 		fprintf(f, "%6.2f%% %8" PRIu64 " %8" PRIu64 "  %-24s %s\n",
-			l->pct, l->samples, l->helper_samples, where,
-			hot_trim(l->source));
+			l->pct, l->samples, l->helper_samples, where, src);
 	}
-	for (size_t i = 0; r->nr_subprogs > 1 && i < r->nr_subprogs; i++)
-		fprintf(f, "  subprogram %s: %.2f%% (%" PRIu64 " samples)\n",
-			r->subprogs[i].name, r->subprogs[i].pct,
-			r->subprogs[i].samples);
+	for (size_t i = 0; r->nr_subprogs > 1 && i < r->nr_subprogs; i++) {
+		text_escape(name, sizeof(name), r->subprogs[i].name);
+		fprintf(f, "  subprogram %s: %.2f%% (%" PRIu64 " samples)\n", name,
+			r->subprogs[i].pct, r->subprogs[i].samples);
+	}
 	fputc('\n', f);
 }
