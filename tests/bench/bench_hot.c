@@ -223,16 +223,19 @@ int main(int argc, char **argv)
 	}
 	printf("# hot_loop (id %u), %.1f s per run, %d interleaved rounds, medians; %ld CPUs\n",
 	       info.id, secs, rounds, sysconf(_SC_NPROCESSORS_ONLN));
-	printf("%-12s %10s %8s %14s %15s %12s\n", "sampling", "ns/run", "added",
-	       "sampler ms/s", "ebpftop ms/s", "machine busy");
+	printf("%-10s %8s %8s %17s %13s %13s %13s\n", "sampling", "ns/run", "added",
+	       "ns/run min-max", "sampler ms/s", "ebpftop ms/s", "machine busy");
 	for (size_t c = 0; c < NR_CONF; c++) {
 		double v[MAX_ROUNDS];
-		double ns, sm, pm, mb;
-		char name[16], added[16];
+		double ns, sm, pm, mb, lo, hi;
+		char name[16], added[16], range[32];
 
 		for (int r = 0; r < rounds; r++)
 			v[r] = res[c][r].ns_per_run;
 		ns = median(v, rounds);
+		lo = v[0];	/* sorted by median() */
+		hi = v[rounds - 1];
+		snprintf(range, sizeof(range), "%.0f-%.0f", lo, hi);
 		for (int r = 0; r < rounds; r++)
 			v[r] = res[c][r].sampler_ms_s;
 		sm = median(v, rounds);
@@ -250,8 +253,8 @@ int main(int argc, char **argv)
 			snprintf(name, sizeof(name), "%u Hz", rates[c]);
 			snprintf(added, sizeof(added), "%+.1f%%", (ns - base) * 100.0 / base);
 		}
-		printf("%-12s %10.0f %8s %14.2f %15.2f %11.1f%%\n", name, ns, added, sm,
-		       pm, mb);
+		printf("%-10s %8.0f %8s %17s %13.2f %13.2f %12.1f%%\n", name, ns, added,
+		       range, sm, pm, mb);
 	}
 	hot_progs_bpf__destroy(skel);
 	return 0;
