@@ -22,6 +22,7 @@
 #include "collect/stats.h"
 #include "demo/demo.h"
 #include "hot/session.h"
+#include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
 
@@ -308,6 +309,7 @@ static int regress_rows(struct app *a)
 
 int app_sample(struct app *a)
 {
+	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -366,7 +368,10 @@ int app_sample(struct app *a)
 	}
 	app_profile_update(a);
 	app_hot_update(a);
-	return regress_rows(a);
+	err = regress_rows(a);
+	/* Exported only once complete: a scrape never sees half a refresh. */
+	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
+	return err;
 }
 
 int app_toggle_stats(struct app *a)

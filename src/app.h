@@ -11,6 +11,7 @@
 #include "cli.h"
 
 struct demo;
+struct exporter;
 struct prof_session;
 struct hot_session;
 struct prog_table;
@@ -35,6 +36,7 @@ struct app {
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
 	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
 	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
+	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */
