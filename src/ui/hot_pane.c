@@ -11,17 +11,16 @@
 
 #include "hot/report.h"
 #include "ui/colors.h"
+#include "ui/draw.h"
 
-#define LINE_MAX_W 1024
-/* Rows the table (or the details pane) keeps when the pane opens. */
-#define KEEP_ROWS 4
+#define LINE_MAX_W CELL_MAX
 /* Source lines the pane would like to show. */
 #define WANT_LINES 16
 /* Cells of the heat bar: one per 10 % of the program's samples. */
 #define BAR_W 10
 
-/* Lines the pane would like: title, notes, column heads, lines, subprograms. */
-static int wanted(const struct app *a)
+/* Title, a note, column heads, the lines, the subprograms; or the message. */
+int hot_pane_want(const struct app *a)
 {
 	const struct hot_report *r = a->snap.hot;
 	int n;
@@ -36,52 +35,6 @@ static int wanted(const struct app *a)
 	return n;
 }
 
-void hot_pane_place(const struct app *a, struct screen_layout *l, int *y,
-		    int *h)
-{
-	int want = wanted(a), room;
-
-	*y = -1;
-	*h = 0;
-	if (!want)
-		return;
-	if (l->details_h > 0) {
-		room = l->details_h - KEEP_ROWS;
-		if (want > room)
-			want = room;
-		if (want < 2)
-			return;
-		l->details_h -= want;
-		*y = l->details_y + l->details_h;
-	} else if (l->rows_y >= 0) {
-		room = l->rows_h - KEEP_ROWS;
-		if (want > room)
-			want = room;
-		if (want < 2)
-			return;
-		l->rows_h -= want;
-		*y = l->rows_y + l->rows_h;
-	} else {
-		return;
-	}
-	*h = want;
-}
-
-/* @text in columns @x.. of line @y, cut (with @ell) at the edge. */
-static void put(int y, int x, attr_t attr, const char *text, const char *ell)
-{
-	char buf[LINE_MAX_W + 8];
-	int w = COLS - x;
-
-	if (y < 0 || y >= LINES || w <= 0)
-		return;
-	if (w > LINE_MAX_W)
-		w = LINE_MAX_W;
-	layout_fit(buf, sizeof(buf), text, w, false, ell);
-	attrset(attr);
-	mvaddstr(y, x, buf);
-}
-
 /* The line's text, tabs as spaces, without its indent. */
 static void source_text(char *buf, size_t len, const char *s)
 {
@@ -92,8 +45,8 @@ static void source_text(char *buf, size_t len, const char *s)
 	buf[o] = '\0';
 }
 
-static void draw_line(const struct hot_report_line *l, int y, bool subs,
-		      const char *ell)
+static void draw_hot_line(const struct hot_report_line *l, int y, bool subs,
+			  const char *ell)
 {
 	char line[LINE_MAX_W], where[96], src[512];
 	int cells = (int)lround(l->pct / 100.0 * BAR_W);
@@ -109,14 +62,12 @@ static void draw_line(const struct hot_report_line *l, int y, bool subs,
 		 l->pct, BAR_W, "", l->samples, l->helper_samples, where,
 		 subs ? 16 : 0, subs && l->subprog ? l->subprog : "",
 		 subs ? " " : "", src);
-	put(y, 0, color(ROLE_NORMAL), line, ell);
+	draw_line(y, 0, color(ROLE_NORMAL), line, ell);
 	/* The heat bar: reverse video, so it shows without colours too. */
 	if (cells > BAR_W)
 		cells = BAR_W;
-	if (cells > 0 && 9 + cells < COLS) {
-		attrset(color(ROLE_FLAG) | A_REVERSE);
-		mvhline(y, 9, ' ', cells);
-	}
+	if (cells > 0)
+		draw_fill(y, 9, cells, color(ROLE_FLAG) | A_REVERSE);
 }
 
 static void draw_subprogs(const struct hot_report *r, int y, const char *ell)
@@ -127,27 +78,26 @@ static void draw_subprogs(const struct hot_report *r, int y, const char *ell)
 	for (size_t i = 0; i < r->nr_subprogs && n < (int)sizeof(line) - 1; i++)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s %.2f%%",
 			      r->subprogs[i].name, r->subprogs[i].pct);
-	put(y, 0, color(ROLE_NORMAL), line, ell);
+	draw_line(y, 0, color(ROLE_NORMAL), line, ell);
 }
 
 void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
 	const struct hot_report *r = a->snap.hot;
-	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
+	const char *ell = draw_ellipsis(utf8);
 	char line[LINE_MAX_W], lost[48] = "";
 	int end = y + h;
 	bool subs;
 
 	if (h <= 0 || y < 0)
 		return;
-	move(y, 0);
-	attrset(color(ROLE_DETAILS_TITLE));
-	hline(' ', COLS);
+	draw_fill(y, 0, COLS, color(ROLE_DETAILS_TITLE));
 	if (!r) {
 		/* Refused, or ended: say why until a closes it. */
-		put(y++, 1, color(ROLE_DETAILS_TITLE), "hot lines (a closes)", ell);
-		if (y < end)
-			put(y, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
+		draw_line(y++, 1, color(ROLE_DETAILS_TITLE), "hot lines (a closes)",
+			  ell);
+		draw_wrapped(y, end, 1, COLS - 2, color(ROLE_MESSAGE), a->hot_msg,
+			     ell);
 		return;
 	}
 	subs = r->nr_subprogs > 1;
@@ -159,27 +109,25 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 		 r->samples_in_prog, r->samples_total,
 		 r->cumulative ? "cumulative" : "last", r->window_s,
 		 r->overhead_pct, lost);
-	put(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
+	draw_line(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
 	if (y < end && a->hot_msg[0])
-		put(y++, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
+		draw_line(y++, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
 	else if (y < end && r->samples_in_prog < HOT_FEW_SAMPLES)
-		put(y++, 1, color(ROLE_MESSAGE),
-		    "fewer than 200 samples in the program: shares are rough until more come in",
-		    ell);
+		draw_line(y++, 1, color(ROLE_MESSAGE),
+			  "fewer than 200 samples in the program: shares are rough until more come in",
+			  ell);
 	if (y >= end)
 		return;
-	move(y, 0);
-	attrset(color(ROLE_COLHDR));
-	hline(' ', COLS);
+	draw_fill(y, 0, COLS, color(ROLE_COLHDR));
 	snprintf(line, sizeof(line), " %7s %-*s %8s %7s  %-24s %-*s%s%s", "SHARE",
 		 BAR_W, "HEAT", "SAMPLES", "HELPER", "FILE:LINE", subs ? 16 : 0,
 		 subs ? "SUBPROG" : "", subs ? " " : "", "SOURCE");
-	put(y++, 0, color(ROLE_COLHDR), line, ell);
+	draw_line(y++, 0, color(ROLE_COLHDR), line, ell);
 	/* The subprograms' line stays at the bottom when there is one. */
 	if (r->nr_subprogs > 1 || !r->has_line_info)
 		end--;
 	for (size_t i = 0; i < r->nr_lines && y < end; i++)
-		draw_line(&r->lines[i], y++, subs, ell);
+		draw_hot_line(&r->lines[i], y++, subs, ell);
 	if ((r->nr_subprogs > 1 || !r->has_line_info) && end >= y)
 		draw_subprogs(r, end, ell);
 }
