@@ -21,6 +21,7 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "hot/session.h"
 #include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
@@ -43,6 +44,8 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
+	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
@@ -178,6 +181,7 @@ void app__free(struct app *a)
 		return;
 	/* The profiler first: its links hold the program it profiles. */
 	app__profile_stop(a);
+	app__hot_stop(a);
 	/* The demo first: its program goes before collection stops. */
 	demo__free(a->demo);
 	prog_table__free(a->table);
@@ -215,6 +219,16 @@ void app__set_exporter(struct app *a, struct exporter *e)
 struct exporter *app__exporter(const struct app *a)
 {
 	return a->exporter;
+}
+
+const char *app__hot_msg(const struct app *a)
+{
+	return a->hot_msg;
+}
+
+void app__hot_msg_clear(struct app *a)
+{
+	a->hot_msg[0] = '\0';
 }
 
 const char *app__profile_msg(const struct app *a)
@@ -281,6 +295,69 @@ void app__profile_stop(struct app *a)
 bool app__profiling(const struct app *a)
 {
 	return a->prof != NULL;
+}
+
+/* Rebuild the hot-lines report; it ends when its program went away. */
+static void hot_update(struct app *a)
+{
+	int ret;
+
+	if (!a->hot)
+		return;
+	ret = hot_session_update(a->hot, a->hot_msg, sizeof(a->hot_msg));
+	if (ret == 1) {
+		hot_session_stop(a->hot);
+		a->hot = NULL;
+	} else if (ret < 0) {
+		snprintf(a->hot_msg, sizeof(a->hot_msg),
+			 "hot lines: cannot build the report: %s", strerror(-ret));
+	}
+	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
+}
+
+int app__hot_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+{
+	struct hot_params p = {
+		.id = id,
+		.event = a->opts->sample_event,
+		.freq_hz = a->opts->sample_freq,
+	};
+	int err;
+
+	app__hot_stop(a);
+	a->hot_msg[0] = '\0';
+	err = hot_session_start(&a->hot, &p, msg, msglen);
+	if (err)
+		snprintf(a->hot_msg, sizeof(a->hot_msg), "%s", msg);
+	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
+	return err;
+}
+
+void app__hot_stop(struct app *a)
+{
+	hot_session_stop(a->hot);
+	a->hot = NULL;
+	a->snap.hot = NULL;
+}
+
+bool app__hot_active(const struct app *a)
+{
+	return a->hot != NULL;
+}
+
+void app__hot_set_window(struct app *a, bool cumulative)
+{
+	if (!a->hot)
+		return;
+	hot_session_set_cumulative(a->hot, cumulative);
+	/* Show the other window now, not at the next refresh. */
+	hot_update(a);
+}
+
+void app__hot_set_order(struct app *a, bool source_order)
+{
+	if (a->hot)
+		hot_session_set_source_order(a->hot, source_order);
 }
 
 /* The regression detector's verdict on every row (after the rates). */
@@ -386,6 +463,7 @@ int app__sample(struct app *a)
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
 	profile_update(a);
+	hot_update(a);
 	err = regress_rows(a);
 	/* Exported only once complete: a scrape never sees half a refresh. */
 	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);

@@ -13,6 +13,7 @@
 
 struct demo;
 struct exporter;
+struct hot_session;
 struct regress;
 
 /*
@@ -68,6 +69,28 @@ bool app__profiling(const struct app *a);
  */
 const char *app__profile_msg(const struct app *a);
 void app__profile_msg_clear(struct app *a);
+
+/*
+ * Sample program @id and attribute its time to source lines (key a,
+ * --hot), with --sample-event and --sample-freq: replaces any running.
+ * 0, or a negative errno with the reason in @msg; -ENODATA (no line
+ * info) leaves it running with shares per subprogram only. While it
+ * runs, the snapshot's hot has its report; when the program goes away
+ * it stops and app__hot_msg() says why.
+ */
+int app__hot_start(struct app *a, uint32_t id, char *msg, size_t msglen);
+/* Stop sampling: every perf event is closed. */
+void app__hot_stop(struct app *a);
+bool app__hot_active(const struct app *a);
+/* Key w: the rolling window or cumulative counts; key o: the order of lines. */
+void app__hot_set_window(struct app *a, bool cumulative);
+void app__hot_set_order(struct app *a, bool source_order);
+/*
+ * Why hot lines were refused or ended, until cleared or started again;
+ * "" if nothing to say. The app alone writes it.
+ */
+const char *app__hot_msg(const struct app *a);
+void app__hot_msg_clear(struct app *a);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
 int app__toggle_stats(struct app *a);

@@ -12,6 +12,7 @@
 #include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "hot/session.h"
 #include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
@@ -69,6 +70,11 @@ static int run_batch(struct app *a, struct live_gate *gate)
 			/* The profiled program went away: say so, go on. */
 			fprintf(stderr, "ebpftop: %s\n", app__profile_msg(a));
 			app__profile_msg_clear(a);
+		}
+		if (app__hot_msg(a)[0]) {
+			/* The sampled program went away: say so, go on. */
+			fprintf(stderr, "ebpftop: %s\n", app__hot_msg(a));
+			app__hot_msg_clear(a);
 		}
 		if (rows_view(app__snapshot(a), o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
@@ -166,6 +172,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (opts.sample_event && hot_event_check(opts.sample_event, msg, sizeof(msg))) {
+		fprintf(stderr, "ebpftop: --sample-event: %s\n", msg);
+		return 2;
+	}
 
 	if (opts.bench)
 		return bench_main(&opts);
@@ -197,6 +207,14 @@ int main(int argc, char **argv)
 	if (opts.profile_id &&
 	    app__profile_start(app, opts.profile_id, msg, sizeof(msg)) &&
 	    opts.batch) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		app__free(app);
+		exporter__free(exporter);
+		live_gate__free(gate);
+		return 1;
+	}
+	if (opts.hot_id &&
+	    app__hot_start(app, opts.hot_id, msg, sizeof(msg)) && opts.batch) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		app__free(app);
 		exporter__free(exporter);
