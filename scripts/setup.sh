@@ -11,12 +11,13 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
-# Build: toolchain, autotools, libraries, BPF toolchain.
+# Build: toolchain, autotools, libraries, BPF toolchain (clang-19 and llvm-19
+# build and decode BPF ISA v4 objects for the insights tests).
 # Tests: tmux (TUI), iproute2 (veth, netns), procps/util-linux (ps, setpriv), man-db/groff (man page),
 # qemu-system-x86/busybox-static (the profiler's VM tier: Debian's cloud kernel under QEMU).
 packages="gcc make autoconf automake pkg-config \
 libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev \
-clang llvm bpftool \
+clang llvm bpftool clang-19 llvm-19 \
 tmux iproute2 procps util-linux man-db groff-base \
 qemu-system-x86 busybox-static"
 
