@@ -22,6 +22,7 @@
 #include "collect/stats.h"
 #include "demo/demo.h"
 #include "profiler/session.h"
+#include "util/clock.h"
 
 volatile sig_atomic_t app_quit;
 
@@ -68,26 +69,10 @@ bool env_flag(const char *name)
 	return v && *v && strcmp(v, "0");
 }
 
-unsigned long long app_now_ns(void)
+void app_sleep_until(uint64_t deadline_ns)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull +
-	       (unsigned long long)ts.tv_nsec;
-}
-
-void app_sleep_until(unsigned long long deadline_ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(deadline_ns / 1000000000ull),
-		.tv_nsec = (long)(deadline_ns % 1000000000ull),
-	};
-
-	/* EINTR from a quit signal ends the sleep early, as it should. */
-	while (!app_quit &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	/* A quit signal ends the sleep early, as it should. */
+	mono_sleep_until(deadline_ns, &app_quit);
 }
 
 /* Hold one fd per program: ask for as many as the hard limit allows. */

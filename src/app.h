@@ -100,8 +100,7 @@ bool env_flag(const char *name);
 /* Install signal handlers; @restore_terminal runs on fatal signals. */
 void app_signals_init(void (*restore_terminal)(void));
 
-/* Sleep until @deadline_ns (CLOCK_MONOTONIC) or a quit signal. */
-void app_sleep_until(unsigned long long deadline_ns);
-unsigned long long app_now_ns(void);
+/* Sleep until @deadline_ns (mono_now_ns() time) or a quit signal. */
+void app_sleep_until(uint64_t deadline_ns);
 
 #endif

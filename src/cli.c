@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/regress.h"
+#include "util/msg.h"
 
 const struct cli_option cli_options[] = {
 	{ "delay", 'd', "SECS", "refresh interval in seconds, decimal (default 1.0, minimum 0.1)" },
@@ -70,19 +71,6 @@ void cli_usage(FILE *f)
 		   "Exit status: 0 success, 1 runtime failure, 2 bad usage.\n");
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /*
  * A message for what getopt refused (@c is ':' for a missing argument,
  * '?' otherwise) in argv word @word. glibc's optopt is not enough: for a
@@ -94,15 +82,15 @@ static int bad_option(int c, const char *word, char *err, size_t errlen)
 
 	if (strncmp(word, "--", 2)) {
 		if (c == ':')
-			return fail(err, errlen, "option '-%c' needs an argument",
+			return msg_fail(err, errlen, -EINVAL, "option '-%c' needs an argument",
 				    optopt);
 		if (optopt > ' ' && optopt < 0x7f)
-			return fail(err, errlen, "unknown option '-%c'", optopt);
-		return fail(err, errlen, "unknown option '%s'", word);
+			return msg_fail(err, errlen, -EINVAL, "unknown option '-%c'", optopt);
+		return msg_fail(err, errlen, -EINVAL, "unknown option '%s'", word);
 	}
 	len = strcspn(word + 2, "=");
 	if (c == ':')
-		return fail(err, errlen, "option '--%.*s' needs an argument",
+		return msg_fail(err, errlen, -EINVAL, "option '--%.*s' needs an argument",
 			    (int)len, word + 2);
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		const struct cli_option *o = &cli_options[i];
@@ -110,11 +98,11 @@ static int bad_option(int c, const char *word, char *err, size_t errlen)
 		/* getopt accepts unambiguous prefixes: so do the messages. */
 		if (len && !strncmp(o->long_name, word + 2, len) &&
 		    word[2 + len] == '=' && !o->arg)
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "option '--%s' takes no argument",
 				    o->long_name);
 	}
-	return fail(err, errlen, "unknown option '--%.*s'", (int)len, word + 2);
+	return msg_fail(err, errlen, -EINVAL, "unknown option '--%.*s'", (int)len, word + 2);
 }
 
 static int parse_delay(const char *s, double *out)
@@ -170,16 +158,16 @@ static int check_events(const char *s, char *err, size_t errlen)
 	size_t items = 1;
 
 	if (!*s)
-		return fail(err, errlen, "--events: the list is empty (give presets or event names, comma-separated)");
+		return msg_fail(err, errlen, -EINVAL, "--events: the list is empty (give presets or event names, comma-separated)");
 	for (const char *p = s; *p; p++) {
 		if (*p != ',')
 			continue;
 		if (p == s || !p[1] || p[1] == ',')
-			return fail(err, errlen, "--events: empty event name in '%s'", s);
+			return msg_fail(err, errlen, -EINVAL, "--events: empty event name in '%s'", s);
 		items++;
 	}
 	if (items > 8)
-		return fail(err, errlen, "--events: too many events in '%s' (at most 8 at a time)", s);
+		return msg_fail(err, errlen, -EINVAL, "--events: too many events in '%s' (at most 8 at a time)", s);
 	return 0;
 }
 
@@ -197,7 +185,7 @@ static int parse_demo_option(const char *name, const char *arg,
 	}
 	if (!strcmp(name, "demo-pps")) {
 		if (parse_count(arg, &pps) || pps > CLI_DEMO_PPS_MAX)
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "--demo-pps: '%s' is not a whole number from 1 to %u",
 				    arg, CLI_DEMO_PPS_MAX);
 		o->demo_pps = (unsigned int)pps;
@@ -205,14 +193,14 @@ static int parse_demo_option(const char *name, const char *arg,
 	}
 	/* Written as --delay is; any time above 0, up to a day. */
 	if (!*arg || strspn(arg, "0123456789.") != strlen(arg))
-		return fail(err, errlen,
+		return msg_fail(err, errlen, -EINVAL,
 			    "--demo-regress-after: '%s' is not a decimal number of seconds",
 			    arg);
 	errno = 0;
 	secs = strtod(arg, &end);
 	if (errno || end == arg || *end || !(secs > 0.0) ||
 	    secs > CLI_DELAY_MAX)
-		return fail(err, errlen,
+		return msg_fail(err, errlen, -EINVAL,
 			    "--demo-regress-after: '%s' is not a number of seconds above 0 and at most %.0f",
 			    arg, CLI_DELAY_MAX);
 	o->demo_regress_after = secs;
@@ -231,7 +219,7 @@ static int parse_regress_option(const char *name, const char *arg,
 	if (!strcmp(name, "regress-window")) {
 		if (parse_count(arg, &n) || n < REGRESS_WINDOW_MIN ||
 		    n > REGRESS_WINDOW_MAX)
-			return fail(err, errlen,
+			return msg_fail(err, errlen, -EINVAL,
 				    "--regress-window: '%s' is not a whole number from %u to %u",
 				    arg, REGRESS_WINDOW_MIN, REGRESS_WINDOW_MAX);
 		o->regress_window = (unsigned int)n;
@@ -246,7 +234,7 @@ static int parse_regress_option(const char *name, const char *arg,
 		o->regress_threshold = v;
 		return 0;
 	}
-	return fail(err, errlen,
+	return msg_fail(err, errlen, -EINVAL,
 		    "--regress-threshold: '%s' is not a percentage from %.0f to %.0f",
 		    arg, REGRESS_THRESHOLD_MIN, REGRESS_THRESHOLD_MAX);
 }
@@ -302,17 +290,17 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 		case 'd':
 			ret = parse_delay(arg, &o->delay_s);
 			if (ret == -ERANGE)
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--delay: '%s' is out of range (%.1f to %.0f seconds)",
 					    arg, CLI_DELAY_MIN, CLI_DELAY_MAX);
 			if (ret)
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--delay: '%s' is not a decimal number of seconds",
 					    arg);
 			break;
 		case 'n':
 			if (parse_count(arg, &o->iterations))
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--iterations: '%s' is not a positive whole number",
 					    arg);
 			break;
@@ -325,7 +313,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			break;
 		case 's':
 			if (sort_key_parse(arg, &o->sort))
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--sort: unknown key '%s' (use one of: %s)",
 					    arg, sort_key_names());
 			break;
@@ -334,7 +322,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			break;
 		case 'p':
 			if (parse_prog_id(arg, &o->profile_id))
-				return fail(err, errlen,
+				return msg_fail(err, errlen, -EINVAL,
 					    "--profile: '%s' is not a program id (a whole number from 1 to %u)",
 					    arg, UINT32_MAX);
 			break;
@@ -385,15 +373,15 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 					return ret;
 				break;
 			}
-			return fail(err, errlen, "unhandled option");
+			return msg_fail(err, errlen, -EINVAL, "unhandled option");
 		}
 	}
 	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return msg_fail(err, errlen, -EINVAL, "unexpected argument '%s'", argv[optind]);
 	if (!o->demo && o->demo_pps)
-		return fail(err, errlen, "--demo-pps needs --demo");
+		return msg_fail(err, errlen, -EINVAL, "--demo-pps needs --demo");
 	if (!o->demo && o->demo_regress_after > 0.0)
-		return fail(err, errlen, "--demo-regress-after needs --demo");
+		return msg_fail(err, errlen, -EINVAL, "--demo-regress-after needs --demo");
 	if (!o->demo_pps)
 		o->demo_pps = CLI_DEMO_PPS_DEFAULT;
 	return action;

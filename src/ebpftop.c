@@ -14,6 +14,7 @@
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
+#include "util/clock.h"
 
 /* What a record carries besides the programs: the demo's state. */
 static void batch_extras(struct app *a, struct batch_extra *x,
@@ -61,7 +62,7 @@ static size_t view_rows(const struct app *a, struct prog_row **view,
 static int run_batch(struct app *a)
 {
 	const struct ebpftop_opts *o = a->opts;
-	unsigned long long next = app_now_ns();
+	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
 	struct batch_extra extra;
 	struct batch_demo demo;
@@ -112,8 +113,8 @@ static int run_batch(struct app *a)
 			break;
 		next += (unsigned long long)(o->delay_s * 1e9);
 		/* Fell behind (stopped, or a slow refresh): do not burst. */
-		if (next <= app_now_ns())
-			next = app_now_ns() + (unsigned long long)(o->delay_s * 1e9);
+		if (next <= mono_now_ns())
+			next = mono_now_ns() + (unsigned long long)(o->delay_s * 1e9);
 		app_sleep_until(next);
 	}
 	free(view);

@@ -17,7 +17,8 @@
 
 #include "bpf/iters.h"
 #include "pid_iter.skel.h"
-#include "quiet.h"
+#include "util/bpf_prog.h"
+#include "util/quiet.h"
 
 struct pid_scan {
 	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
@@ -100,8 +101,6 @@ out:
 
 static int iter_open(struct pid_scan *p)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
 	int err;
 
 	p->skel = pid_iter_bpf__open_and_load();
@@ -124,8 +123,7 @@ static int iter_open(struct pid_scan *p)
 		err = -ENOENT;
 		goto fail;
 	}
-	if (!bpf_obj_get_info_by_fd(p->skel->bss->self_prog_fd, &info, &len))
-		p->own_prog_id = info.id;
+	p->own_prog_id = prog_id_of_fd(p->skel->bss->self_prog_fd);
 	return 0;
 fail:
 	bpf_link__destroy(p->link);

@@ -13,6 +13,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "util/bpf_prog.h"
+
 static const char *str_or(const char *s, const char *dflt)
 {
 	return s ? s : dflt;
@@ -116,9 +118,9 @@ int prog_detail_fetch(uint32_t id, struct prog_detail *d)
 	int fd, err = 0;
 
 	memset(d, 0, sizeof(*d));
-	fd = bpf_prog_get_fd_by_id(id);
+	fd = prog_fd_by_id(id, NULL, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
 		err = -errno;
 		goto out;

@@ -12,13 +12,14 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/iters.h"
 #include "collect/pids.h"
 #include "prog_iter.skel.h"
-#include "quiet.h"
+#include "util/bpf_prog.h"
+#include "util/clock.h"
+#include "util/quiet.h"
 
 /*
  * The table keeps an fd on every program between refreshes, so that a
@@ -64,22 +65,6 @@ struct prog_table {
 	size_t fd_budget;		/* how many fds the table may hold */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint32_t prog_fd_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
-}
-
 static int iter_open(struct prog_table *t)
 {
 	libbpf_print_fn_t old = libbpf_quiet();
@@ -98,7 +83,7 @@ static int iter_open(struct prog_table *t)
 		t->skel = NULL;
 		goto out;
 	}
-	t->own_ids[0] = prog_fd_id(bpf_program__fd(t->skel->progs.ebpftop_progs));
+	t->own_ids[0] = prog_id_of_fd(bpf_program__fd(t->skel->progs.ebpftop_progs));
 out:
 	libbpf_set_print(old);
 	return err;
@@ -219,34 +204,6 @@ static int grow(struct prog_table *t, size_t need)
 	return 0;
 }
 
-/* Full name from the BTF of the program's first function, like bpftool. */
-static void resolve_full_name(int fd, const struct bpf_prog_info *info,
-			      char *name, size_t len)
-{
-	struct bpf_func_info finfo = {};
-	struct bpf_prog_info fi = {};
-	__u32 fi_len = sizeof(fi);
-	const struct btf_type *type;
-	const char *s;
-	struct btf *btf;
-
-	if (!info->btf_id || !info->nr_func_info)
-		return;
-	fi.nr_func_info = 1;
-	fi.func_info_rec_size = sizeof(finfo);
-	fi.func_info = (__u64)(unsigned long)&finfo;
-	if (bpf_obj_get_info_by_fd(fd, &fi, &fi_len))
-		return;
-	btf = btf__load_from_kernel_by_id(info->btf_id);
-	if (!btf)
-		return;
-	type = btf__type_by_id(btf, finfo.type_id);
-	s = type ? btf__name_by_offset(btf, type->name_off) : NULL;
-	if (s && *s)
-		snprintf(name, len, "%s", s);
-	btf__free(btf);
-}
-
 static bool is_own(const struct prog_table *t, uint32_t id)
 {
 	return id && (id == t->own_ids[0] || id == t->own_ids[1]);
@@ -297,7 +254,7 @@ static int sample_prog(int fd, const struct prog_sample *old,
 		snprintf(s->name, sizeof(s->name), "%s", info.name);
 		/* The kernel keeps 15 characters: BTF may know more. */
 		if (strlen(info.name) >= BPF_OBJ_NAME_LEN - 1 || !info.name[0])
-			resolve_full_name(fd, &info, s->name, sizeof(s->name));
+			prog_btf_name(fd, &info, s->name, sizeof(s->name));
 	}
 	return 0;
 }
@@ -416,7 +373,7 @@ int prog_table__refresh(struct prog_table *t)
 	err = grow(t, t->nids);
 	if (err)
 		return err;
-	start = now_ns();
+	start = mono_now_ns();
 	for (size_t i = 0; i < t->nids; i++) {
 		uint32_t id = t->ids[i].id;
 		struct slot *prev = NULL, *ns = &t->scratch[k];
@@ -442,7 +399,7 @@ int prog_table__refresh(struct prog_table *t)
 			 * ENOENT: gone meanwhile. Anything else (EMFILE, ENOMEM)
 			 * costs this program this refresh, not the table.
 			 */
-			fd = bpf_prog_get_fd_by_id(id);
+			fd = prog_fd_by_id(id, NULL, 0);
 			if (fd < 0)
 				continue;
 		}

@@ -29,8 +29,11 @@
 #include "bpf/xdp_classifier.h"
 #include "demo/netlink.h"
 #include "demo/packet.h"
+#include "util/bpf_prog.h"
+#include "util/clock.h"
+#include "util/msg.h"
+#include "util/quiet.h"
 #include "xdp_classifier.skel.h"
-#include "quiet.h"
 
 _Static_assert(DEMO_FIZZBUZZ == XDPC_FIZZBUZZ && DEMO_FIZZ == XDPC_FIZZ &&
 		       DEMO_BUZZ == XDPC_BUZZ &&
@@ -83,37 +86,6 @@ const char *demo_class_name(enum demo_class c)
 	return (unsigned int)c < DEMO__CLASSES ? class_names[c] : "?";
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { (time_t)(t / 1000000000ull),
-			       (long)(t % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
-static int setup_fail(struct demo *d, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int setup_fail(struct demo *d, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 /* Best effort: the file may not exist (no IPv6 in this kernel). */
 static void write_sysctl(const char *path, const char *value)
 {
@@ -140,14 +112,14 @@ static int setup_netns(struct demo *d)
 	if (unshare(CLONE_NEWNET)) {
 		err = -errno;
 		if (err == -EPERM)
-			return setup_fail(d, err, "the demo needs CAP_SYS_ADMIN to create its network namespace: run as root");
-		return setup_fail(d, err, "cannot create the demo's network namespace: %s",
+			return msg_fail(d->msg, sizeof(d->msg), err, "the demo needs CAP_SYS_ADMIN to create its network namespace: run as root");
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot create the demo's network namespace: %s",
 				  strerror(-err));
 	}
 	d->netns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (d->netns_fd < 0) {
 		err = -errno;
-		return setup_fail(d, err, "cannot open the demo's network namespace: %s",
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot open the demo's network namespace: %s",
 				  strerror(-err));
 	}
 
@@ -160,21 +132,21 @@ static int setup_netns(struct demo *d)
 
 	nl = nl_open();
 	if (nl < 0)
-		return setup_fail(d, nl, "cannot open rtnetlink for the demo: %s",
+		return msg_fail(d->msg, sizeof(d->msg), nl, "cannot open rtnetlink for the demo: %s",
 				  strerror(-nl));
 	err = nl_veth_add(nl, DEMO_TX_IF, demo_tx_mac, DEMO_RX_IF, demo_rx_mac);
 	if (err) {
 		close(nl);
 		if (err == -EPERM)
-			return setup_fail(d, err, "the demo needs CAP_NET_ADMIN to create its veth pair: run as root");
-		return setup_fail(d, err, "cannot create the demo's veth pair: %s (the kernel needs CONFIG_VETH)",
+			return msg_fail(d->msg, sizeof(d->msg), err, "the demo needs CAP_NET_ADMIN to create its veth pair: run as root");
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot create the demo's veth pair: %s (the kernel needs CONFIG_VETH)",
 				  strerror(-err));
 	}
 	d->tx_ifindex = (int)if_nametoindex(DEMO_TX_IF);
 	rx = (int)if_nametoindex(DEMO_RX_IF);
 	if (!d->tx_ifindex || !rx) {
 		close(nl);
-		return setup_fail(d, -ENODEV, "the demo's veth pair vanished");
+		return msg_fail(d->msg, sizeof(d->msg), -ENODEV, "the demo's veth pair vanished");
 	}
 	err = nl_addr_add(nl, d->tx_ifindex, DEMO_TX_ADDR, DEMO_PREFIX_LEN);
 	if (!err)
@@ -185,7 +157,7 @@ static int setup_netns(struct demo *d)
 		err = nl_link_up(nl, d->tx_ifindex);
 	close(nl);
 	if (err)
-		return setup_fail(d, err, "cannot set up the demo's veth pair: %s",
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot set up the demo's veth pair: %s",
 				  strerror(-err));
 
 	/* A link, not a netlink attachment: it goes with our fd. */
@@ -194,8 +166,8 @@ static int setup_netns(struct demo *d)
 	if (d->link_fd < 0) {
 		err = -errno;
 		if (err == -EPERM)
-			return setup_fail(d, err, "the demo needs CAP_NET_ADMIN and CAP_BPF to attach its XDP classifier: run as root");
-		return setup_fail(d, err, "cannot attach the demo's classifier in native XDP mode to %s: %s",
+			return msg_fail(d->msg, sizeof(d->msg), err, "the demo needs CAP_NET_ADMIN and CAP_BPF to attach its XDP classifier: run as root");
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot attach the demo's classifier in native XDP mode to %s: %s",
 				  DEMO_RX_IF, strerror(-err));
 	}
 
@@ -204,8 +176,8 @@ static int setup_netns(struct demo *d)
 	if (d->sock < 0) {
 		err = -errno;
 		if (err == -EPERM)
-			return setup_fail(d, err, "the demo needs CAP_NET_RAW to send its traffic: run as root");
-		return setup_fail(d, err, "cannot open a packet socket for the demo's traffic: %s",
+			return msg_fail(d->msg, sizeof(d->msg), err, "the demo needs CAP_NET_RAW to send its traffic: run as root");
+		return msg_fail(d->msg, sizeof(d->msg), err, "cannot open a packet socket for the demo's traffic: %s",
 				  strerror(-err));
 	}
 	/* Straight to the driver: no qdisc, no taps. */
@@ -244,9 +216,9 @@ static void generate(struct demo *d)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 
-	start = wake = now_ns();
+	start = wake = mono_now_ns();
 	while (!atomic_load_explicit(&d->stop, memory_order_relaxed)) {
-		uint64_t now = now_ns(), due, next;
+		uint64_t now = mono_now_ns(), due, next;
 
 		due = (uint64_t)((double)(now - start) * pps / 1e9);
 		/* More than 100 ms behind: drop the backlog, do not burst. */
@@ -284,7 +256,7 @@ static void generate(struct demo *d)
 			wake = now + TICK_NS / 4;
 		if (wake > now + MAX_SLEEP_NS)
 			wake = now + MAX_SLEEP_NS;
-		sleep_until(wake);
+		mono_sleep_until(wake, NULL);
 	}
 	free(frames);
 }
@@ -306,30 +278,23 @@ static void *demo_thread(void *arg)
 static int load_classifier(struct demo *d, char *msg, size_t msglen)
 {
 	libbpf_print_fn_t old = libbpf_quiet();
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
 	int err = 0;
 
 	d->skel = xdp_classifier_bpf__open_and_load();
 	if (!d->skel)
 		err = -errno ? -errno : -EINVAL;
 	libbpf_set_print(old);
-	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			snprintf(msg, msglen, "not allowed to load the demo's XDP classifier: run as root, or grant CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN");
-		else
-			snprintf(msg, msglen, "cannot load the demo's XDP classifier: %s",
-				 strerror(-err));
-		return err;
-	}
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(d->skel->progs.xdp_classifier),
-				   &info, &len)) {
-		err = -errno;
-		snprintf(msg, msglen, "cannot read the demo classifier's id: %s",
-			 strerror(-err));
-		return err;
-	}
-	d->prog_id = info.id;
+	if (err == -EPERM || err == -EACCES)
+		return msg_fail(msg, msglen, err,
+				"not allowed to load the demo's XDP classifier: run as root, or grant CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN");
+	if (err)
+		return msg_fail(msg, msglen, err,
+				"cannot load the demo's XDP classifier: %s",
+				strerror(-err));
+	d->prog_id = prog_id_of_fd(bpf_program__fd(d->skel->progs.xdp_classifier));
+	if (!d->prog_id)
+		return msg_fail(msg, msglen, -ENOENT,
+				"cannot read the demo classifier's id");
 	return 0;
 }
 
@@ -341,15 +306,12 @@ int demo__start(struct demo **out, const struct demo_params *p, char *msg,
 	int err;
 
 	*out = NULL;
-	if (!p->pps) {
-		snprintf(msg, msglen, "the demo needs a packet rate above 0");
-		return -EINVAL;
-	}
+	if (!p->pps)
+		return msg_fail(msg, msglen, -EINVAL,
+				"the demo needs a packet rate above 0");
 	d = calloc(1, sizeof(*d));
-	if (!d) {
-		snprintf(msg, msglen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!d)
+		return msg_fail(msg, msglen, -ENOMEM, "out of memory");
 	d->p = *p;
 	d->netns_fd = d->link_fd = d->sock = -1;
 	d->setup = 1;
@@ -393,7 +355,7 @@ int demo__start(struct demo **out, const struct demo_params *p, char *msg,
 		snprintf(msg, msglen, "%s", d->msg);
 		goto fail;
 	}
-	d->start_ns = now_ns();
+	d->start_ns = mono_now_ns();
 	*out = d;
 	return 0;
 fail:
@@ -442,7 +404,7 @@ void demo__tick(struct demo *d)
 {
 	if (!d || d->auto_landed || d->p.regress_after_s <= 0)
 		return;
-	if ((double)(now_ns() - d->start_ns) >= d->p.regress_after_s * 1e9) {
+	if ((double)(mono_now_ns() - d->start_ns) >= d->p.regress_after_s * 1e9) {
 		d->auto_landed = true;
 		demo__set_regressed(d, true);
 	}

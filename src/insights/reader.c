@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "quiet.h"
+#include "util/quiet.h"
 
 #define PAGE_SZ 4096u
 

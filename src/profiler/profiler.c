@@ -14,12 +14,14 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/profiler.h"
 #include "profiler.skel.h"
 #include "profiler/nullprog.h"
+#include "util/bpf_prog.h"
+#include "util/msg.h"
+#include "util/quiet.h"
 
 _Static_assert(PROF_MAX_EVENTS == PROFILE_MAX_EVENTS,
 	       "the BPF side and the report hold the same number of events");
@@ -43,54 +45,6 @@ struct profiler {
 	double baseline[PROFILE_MAX_EVENTS];
 };
 
-/* ---- libbpf's messages: kept for ours, never on the terminal ----------- */
-
-static char libbpf_msg[256];
-
-__attribute__((format(printf, 2, 0)))
-static int capture_print(enum libbpf_print_level level, const char *fmt,
-			 va_list ap)
-{
-	char line[256];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG || libbpf_msg[0])
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	/* The first warning says what failed; the rest repeat it. */
-	if (n)
-		snprintf(libbpf_msg, sizeof(libbpf_msg), "%s",
-			 strncmp(line, "libbpf: ", 8) ? line : line + 8);
-	return 0;
-}
-
-static libbpf_print_fn_t quiet_libbpf(void)
-{
-	libbpf_print_fn_t old;
-
-	libbpf_msg[0] = '\0';
-	/* libbpf's callback type has no format attribute; ours does. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsuggest-attribute=format"
-	old = libbpf_set_print(capture_print);
-#pragma GCC diagnostic pop
-	return old;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
 /* ---- the target --------------------------------------------------------- */
 
 /*
@@ -104,66 +58,47 @@ static int open_target(uint32_t id, int *fd_out, enum bpf_prog_type *type,
 	struct bpf_prog_info info = {};
 	struct bpf_func_info fi = {};
 	__u32 info_len = sizeof(info);
-	const struct btf_type *t;
-	struct btf *btf;
-	const char *fn;
 	int fd, err;
 
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0) {
-		err = -errno;
-		if (err == -ENOENT)
-			fail(msg, len, "program %u does not exist (it may have just been unloaded)",
-			     id);
-		else if (err == -EPERM || err == -EACCES)
-			fail(msg, len, "not allowed to open program %u: run as root (CAP_SYS_ADMIN, CAP_BPF and CAP_PERFMON)",
-			     id);
-		else
-			fail(msg, len, "cannot open program %u: %s", id,
-			     strerror(-err));
-		return err;
-	}
+	fd = prog_fd_by_id(id, msg, len);
+	if (fd < 0)
+		return fd;
 	info.nr_func_info = 1;
 	info.func_info_rec_size = sizeof(fi);
 	info.func_info = (__u64)(unsigned long)&fi;
 	if (bpf_obj_get_info_by_fd(fd, &info, &info_len)) {
 		err = -errno;
-		fail(msg, len, "cannot read program %u: %s", id, strerror(-err));
+		msg_fail(msg, len, err, "cannot read program %u: %s", id,
+			 strerror(-err));
 		goto err;
 	}
 	*type = info.type;
 	if (info.type == BPF_PROG_TYPE_TRACING) {
 		const char *tn = libbpf_bpf_prog_type_str(info.type);
 
-		err = -EOPNOTSUPP;
-		fail(msg, len, "program %u is a %s program (fentry, fexit, tp_btf or iterator): fentry/fexit cannot attach to it",
-		     id, tn ? tn : "tracing");
+		err = msg_fail(msg, len, -EOPNOTSUPP,
+			       "program %u is a %s program (fentry, fexit, tp_btf or iterator): fentry/fexit cannot attach to it",
+			       id, tn ? tn : "tracing");
 		goto err;
 	}
 	if (!info.btf_id || !info.nr_func_info) {
-		err = -EINVAL;
-		fail(msg, len, "program %u has no BTF; fentry needs it: build it with -g",
-		     id);
+		err = msg_fail(msg, len, -EINVAL,
+			       "program %u has no BTF; fentry needs it: build it with -g",
+			       id);
 		goto err;
 	}
-	btf = btf__load_from_kernel_by_id(info.btf_id);
-	if (!btf) {
-		err = -errno;
-		fail(msg, len, "cannot read the BTF of program %u: %s", id,
-		     strerror(-err));
+	err = prog_btf_name(fd, &info, name, name_len);
+	if (err == -ENOENT) {
+		err = msg_fail(msg, len, -EINVAL,
+			       "program %u has no function name in its BTF; fentry needs one",
+			       id);
 		goto err;
 	}
-	t = btf__type_by_id(btf, fi.type_id);
-	fn = t ? btf__name_by_offset(btf, t->name_off) : NULL;
-	if (!fn || !*fn) {
-		btf__free(btf);
-		err = -EINVAL;
-		fail(msg, len, "program %u has no function name in its BTF; fentry needs one",
-		     id);
+	if (err) {
+		msg_fail(msg, len, err, "cannot read the BTF of program %u: %s",
+			 id, strerror(-err));
 		goto err;
 	}
-	snprintf(name, name_len, "%s", fn);
-	btf__free(btf);
 	*fd_out = fd;
 	return 0;
 err:
@@ -175,13 +110,13 @@ err:
 
 static int load_skel(struct profiler *p, int tgt_fd, char *msg, size_t len)
 {
-	libbpf_print_fn_t old = quiet_libbpf();
+	libbpf_print_fn_t old = libbpf_capture();
 	int err;
 
 	p->skel = profiler_bpf__open();
 	if (!p->skel) {
 		err = -errno;
-		fail(msg, len, "cannot open the profiler's BPF object: %s",
+		msg_fail(msg, len, err, "cannot open the profiler's BPF object: %s",
 		     strerror(-err));
 		goto out;
 	}
@@ -196,19 +131,19 @@ static int load_skel(struct profiler *p, int tgt_fd, char *msg, size_t len)
 		err = bpf_program__set_attach_target(p->skel->progs.ebpftop_fexit,
 						     tgt_fd, p->name);
 	if (err) {
-		fail(msg, len, "cannot set up the profiler for program %u: %s",
-		     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		msg_fail(msg, len, err, "cannot set up the profiler for program %u: %s",
+		     p->id, *libbpf_captured() ? libbpf_captured() : strerror(-err));
 		goto out;
 	}
 	err = profiler_bpf__load(p->skel);
 	if (err) {
 		err = err < 0 ? err : -errno;
 		if (err == -EPERM || err == -EACCES)
-			fail(msg, len, "the kernel refused to load the profiler's fentry/fexit programs (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
+			msg_fail(msg, len, err, "the kernel refused to load the profiler's fentry/fexit programs (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
 			     err == -EPERM ? "EPERM" : "EACCES");
 		else
-			fail(msg, len, "the kernel refused the profiler's fentry/fexit programs for program %u: %s",
-			     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+			msg_fail(msg, len, err, "the kernel refused the profiler's fentry/fexit programs for program %u: %s",
+			     p->id, *libbpf_captured() ? libbpf_captured() : strerror(-err));
 	}
 out:
 	libbpf_set_print(old);
@@ -229,20 +164,20 @@ static void event_error(const struct profiler *p, size_t e, int cpu, int err,
 	switch (err) {
 	case -ENOENT:
 	case -EOPNOTSUPP:
-		fail(msg, len, "cannot open event '%s' on CPU %d (%s): no PMU counts it here (a VM without a hardware PMU?); use -e sw for software events",
+		msg_fail(msg, len, err, "cannot open event '%s' on CPU %d (%s): no PMU counts it here (a VM without a hardware PMU?); use -e sw for software events",
 		     ev->name, cpu, strerror(-err));
 		break;
 	case -EACCES:
 	case -EPERM:
-		fail(msg, len, "not allowed to open perf events: run as root, or grant CAP_PERFMON");
+		msg_fail(msg, len, err, "not allowed to open perf events: run as root, or grant CAP_PERFMON");
 		break;
 	case -EMFILE:
 	case -ENFILE:
-		fail(msg, len, "out of file descriptors opening %zu events on %d CPUs",
+		msg_fail(msg, len, err, "out of file descriptors opening %zu events on %d CPUs",
 		     p->ev.n, p->ncpu);
 		break;
 	default:
-		fail(msg, len, "cannot open event '%s' (type %u, config 0x%llx) on CPU %d: %s",
+		msg_fail(msg, len, err, "cannot open event '%s' (type %u, config 0x%llx) on CPU %d: %s",
 		     ev->name, ev->attr.type,
 		     (unsigned long long)ev->attr.config, cpu, strerror(-err));
 		break;
@@ -286,9 +221,9 @@ static int open_events(struct profiler *p, char *msg, size_t len)
 
 					if (alone >= 0) {
 						close((int)alone);
-						fail(msg, len, "too many events for this CPU's counters: the %zu events do not fit in one group; choose fewer events with -e",
-						     p->ev.n);
-						return -E2BIG;
+						return msg_fail(msg, len, -E2BIG,
+								"too many events for this CPU's counters: the %zu events do not fit in one group; choose fewer events with -e",
+								p->ev.n);
 					}
 				}
 				event_error(p, e, cpu, err, msg, len);
@@ -299,7 +234,7 @@ static int open_events(struct profiler *p, char *msg, size_t len)
 				leader = (int)fd;
 			if (bpf_map_update_elem(map_fd, &key, &p->pfd[key], BPF_ANY)) {
 				err = -errno;
-				fail(msg, len, "cannot hand event '%s' to the profiler: %s",
+				msg_fail(msg, len, err, "cannot hand event '%s' to the profiler: %s",
 				     p->ev.ev[e].name, strerror(-err));
 				return err;
 			}
@@ -307,16 +242,15 @@ static int open_events(struct profiler *p, char *msg, size_t len)
 		if (leader >= 0)
 			opened++;
 	}
-	if (!opened) {
-		fail(msg, len, "no CPU is online to count on");
-		return -ENODEV;
-	}
+	if (!opened)
+		return msg_fail(msg, len, -ENODEV,
+				"no CPU is online to count on");
 	return 0;
 }
 
 static int attach_links(struct profiler *p, char *msg, size_t len)
 {
-	libbpf_print_fn_t old = quiet_libbpf();
+	libbpf_print_fn_t old = libbpf_capture();
 	struct bpf_link *l;
 	int err = 0;
 
@@ -341,17 +275,17 @@ static int attach_links(struct profiler *p, char *msg, size_t len)
 	if (!err)
 		return 0;
 	if (err == -E2BIG)
-		fail(msg, len, "program %u has as many fentry/fexit programs attached as the kernel allows",
+		msg_fail(msg, len, err, "program %u has as many fentry/fexit programs attached as the kernel allows",
 		     p->id);
 	else if (err == -EBUSY)
-		fail(msg, len, "program %u is being replaced by an freplace program: fentry/fexit cannot attach meanwhile",
+		msg_fail(msg, len, err, "program %u is being replaced by an freplace program: fentry/fexit cannot attach meanwhile",
 		     p->id);
 	else if (err == -EPERM || err == -EACCES)
-		fail(msg, len, "the kernel refused to attach the profiler (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
+		msg_fail(msg, len, err, "the kernel refused to attach the profiler (%s): lockdown or an LSM policy may forbid BPF trampolines on this machine",
 		     strerror(-err));
 	else
-		fail(msg, len, "cannot attach the profiler to program %u: %s",
-		     p->id, libbpf_msg[0] ? libbpf_msg : strerror(-err));
+		msg_fail(msg, len, err, "cannot attach the profiler to program %u: %s",
+		     p->id, *libbpf_captured() ? libbpf_captured() : strerror(-err));
 	return err;
 }
 
@@ -474,19 +408,16 @@ int profiler__attach(uint32_t prog_id, const struct event_set *ev,
 	int tgt_fd = -1, err;
 
 	*out = NULL;
-	if (!ev->n || ev->n > PROF_MAX_EVENTS) {
-		fail(msg, len, "between 1 and %d events can be profiled at a time",
-		     PROF_MAX_EVENTS);
-		return -EINVAL;
-	}
+	if (!ev->n || ev->n > PROF_MAX_EVENTS)
+		return msg_fail(msg, len, -EINVAL,
+				"between 1 and %d events can be profiled at a time",
+				PROF_MAX_EVENTS);
 	p = profiler_new(ev);
-	if (!p) {
-		fail(msg, len, "out of memory");
-		return -ENOMEM;
-	}
+	if (!p)
+		return msg_fail(msg, len, -ENOMEM, "out of memory");
 	p->id = prog_id;
 	/* libbpf's warnings (BTF, calibration) must not reach the TUI's screen. */
-	old = quiet_libbpf();
+	old = libbpf_capture();
 	err = open_target(prog_id, &tgt_fd, &p->type, p->name, sizeof(p->name),
 			  msg, len);
 	if (err)
@@ -589,16 +520,8 @@ uint32_t profiler__prog_id(const struct profiler *p)
 	return p->id;
 }
 
-static uint32_t prog_fd_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
-}
-
 void profiler__own_ids(const struct profiler *p, uint32_t ids[2])
 {
-	ids[0] = prog_fd_id(bpf_program__fd(p->skel->progs.ebpftop_fentry));
-	ids[1] = prog_fd_id(bpf_program__fd(p->skel->progs.ebpftop_fexit));
+	ids[0] = prog_id_of_fd(bpf_program__fd(p->skel->progs.ebpftop_fentry));
+	ids[1] = prog_id_of_fd(bpf_program__fd(p->skel->progs.ebpftop_fexit));
 }

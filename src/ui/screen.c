@@ -17,6 +17,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/profile_pane.h"
+#include "util/clock.h"
 
 /* Widest cell we build; wider terminals get blank space past it. */
 #define CELL_MAX 1024
@@ -824,7 +825,7 @@ static void draw_keybar(const struct tui_state *t, int y)
 
 void screen_draw(struct tui_state *t)
 {
-	unsigned long long now = app_now_ns();
+	unsigned long long now = mono_now_ns();
 	struct screen_layout l;
 	int cursor_x, prof_y, prof_h;
 

@@ -21,6 +21,7 @@
 #include "ui/keymap.h"
 #include "ui/layout.h"
 #include "ui/screen.h"
+#include "util/clock.h"
 
 /* How long a message stays on the status line. */
 #define MSG_NS (3ull * 1000000000ull)
@@ -53,7 +54,7 @@ static void set_msg(struct tui_state *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
 	va_end(ap);
-	t->msg_until = app_now_ns() + MSG_NS;
+	t->msg_until = mono_now_ns() + MSG_NS;
 }
 
 /* Filter and sort the snapshot's rows; the selection follows its program. */
@@ -379,7 +380,7 @@ static enum reaction handle_key(struct tui_state *t, int ch)
 /* Milliseconds until the next refresh or message expiry; -1: none due. */
 static int wait_ms(const struct tui_state *t, unsigned long long next)
 {
-	unsigned long long now = app_now_ns(), until = ULLONG_MAX;
+	unsigned long long now = mono_now_ns(), until = ULLONG_MAX;
 
 	if (!t->paused)
 		until = next;
@@ -424,12 +425,12 @@ static int run_loop(struct tui_state *t)
 {
 	const struct ebpftop_opts *o = t->app->opts;
 	unsigned long long delay = (unsigned long long)(o->delay_s * 1e9);
-	unsigned long long next = app_now_ns();
+	unsigned long long next = mono_now_ns();
 	unsigned long refreshes = 0;
 	bool dirty = true;
 
 	while (!app_quit) {
-		unsigned long long now = app_now_ns();
+		unsigned long long now = mono_now_ns();
 		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 		int ch, r;
 
@@ -466,7 +467,7 @@ static int run_loop(struct tui_state *t)
 			if (re & REACT_QUIT)
 				return 0;
 			if (re & REACT_SAMPLE)
-				next = app_now_ns();
+				next = mono_now_ns();
 		}
 	}
 	return 0;
