@@ -10,12 +10,14 @@
 #include "analysis/rates.h"
 #include "analysis/regress.h"
 #include "analysis/sample.h"
+#include "insights/insights.h"
 
 /* One program in a refresh: its sample and what analysis made of it. */
 struct prog_row {
 	const struct prog_sample *s;
 	struct prog_rates r;
 	struct prog_regression reg;	/* the regression detector's verdict */
+	const struct prog_insights *ins; /* read once per program; NULL if not */
 };
 
 /* Whether run-time stats are on, and who turned them on. */

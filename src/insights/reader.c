@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/btf.h>
 
 #include "util/quiet.h"
 
@@ -102,42 +103,96 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The helper names the running kernel knows: enum bpf_func_id in its BTF. */
+/* Bytes that follow a struct btf_type of @kind with @vlen entries. */
+static long btf_extra(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return (long)sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return (long)(vlen * sizeof(struct btf_member));
+	case BTF_KIND_ENUM:
+		return (long)(vlen * sizeof(struct btf_enum));
+	case BTF_KIND_FUNC_PROTO:
+		return (long)(vlen * sizeof(struct btf_param));
+	case BTF_KIND_DATASEC:
+		return (long)(vlen * sizeof(struct btf_var_secinfo));
+	case BTF_KIND_ENUM64:
+		return (long)(vlen * sizeof(struct btf_enum64));
+	default:
+		return 0;
+	}
+}
+
+/* String @off of the string section at @base, into @buf. */
+static bool btf_str(int fd, off_t base, uint32_t off, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, base + (off_t)off);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * The helper names the running kernel knows: enum bpf_func_id in its BTF.
+ * The kernel's BTF is read as a stream, one type at a time, rather than
+ * loaded whole: that would cost several MiB for one enum.
+ */
 static void read_helper_names(struct insights *in)
 {
-	const struct btf_type *t;
-	struct btf *btf;
-	uint32_t n;
-
-	libbpf_print_fn_t old = libbpf_quiet();
+	struct btf_header hdr;
+	off_t strs;
+	long pos = 0;
+	FILE *f;
 
 	in->helpers_read = true;
-	btf = btf__load_vmlinux_btf();
-	libbpf_set_print(old);
-	if (!btf)
+	f = fopen("/sys/kernel/btf/vmlinux", "re");
+	if (!f)
 		return;
-	n = btf__type_cnt(btf);
-	for (uint32_t id = 1; id < n; id++) {
-		const struct btf_enum *e;
-		const char *name;
+	if (fread(&hdr, sizeof(hdr), 1, f) != 1 || hdr.magic != BTF_MAGIC ||
+	    fseek(f, (long)hdr.hdr_len + (long)hdr.type_off, SEEK_SET))
+		goto out;
+	strs = (off_t)hdr.hdr_len + hdr.str_off;
+	while (pos < (long)hdr.type_len) {
+		struct btf_type t;
+		uint32_t kind, vlen;
+		char name[16], ename[128];
+		long extra;
 
-		t = btf__type_by_id(btf, id);
-		if (!btf_is_enum(t))
+		if (fread(&t, sizeof(t), 1, f) != 1)
+			break;
+		kind = BTF_INFO_KIND(t.info);
+		vlen = BTF_INFO_VLEN(t.info);
+		extra = btf_extra(kind, vlen);
+		pos += (long)sizeof(t) + extra;
+		if (kind != BTF_KIND_ENUM ||
+		    !btf_str(fileno(f), strs, t.name_off, name, sizeof(name)) ||
+		    strcmp(name, "bpf_func_id")) {
+			if (extra && fseek(f, extra, SEEK_CUR))
+				break;
 			continue;
-		name = btf__name_by_offset(btf, t->name_off);
-		if (!name || strcmp(name, "bpf_func_id"))
-			continue;
-		e = btf_enum(t);
-		in->helpers = calloc(btf_vlen(t), sizeof(*in->helpers));
+		}
+		in->helpers = calloc(vlen ? vlen : 1, sizeof(*in->helpers));
 		if (!in->helpers)
 			break;
-		for (uint16_t i = 0; i < btf_vlen(t); i++) {
-			const char *en = btf__name_by_offset(btf, e[i].name_off);
+		for (uint32_t i = 0; i < vlen; i++) {
+			struct btf_enum e;
 
-			if (!en || strncmp(en, "BPF_FUNC_", 9) || !en[9] ||
-			    !strcmp(en + 9, "unspec"))
+			if (fread(&e, sizeof(e), 1, f) != 1)
+				break;
+			if (!btf_str(fileno(f), strs, e.name_off, ename,
+				     sizeof(ename)) ||
+			    strncmp(ename, "BPF_FUNC_", 9) || !ename[9] ||
+			    !strcmp(ename + 9, "unspec"))
 				continue;
-			in->helpers[in->nr_helpers] = strdup(en + 9);
+			in->helpers[in->nr_helpers] = strdup(ename + 9);
 			if (in->helpers[in->nr_helpers])
 				in->nr_helpers++;
 		}
@@ -145,7 +200,8 @@ static void read_helper_names(struct insights *in)
 		      cmp_str);
 		break;
 	}
-	btf__free(btf);
+out:
+	fclose(f);
 }
 
 static bool is_helper(const struct insights *in, const char *s)
@@ -217,31 +273,50 @@ static int add_sym(struct insights *in, uint64_t addr)
 	return 0;
 }
 
+static size_t unnamed_syms(const struct insights *in)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->nr_syms; i++)
+		n += !in->syms[i].name;
+	return n;
+}
+
 /*
- * One pass over /proc/kallsyms: the address of __bpf_call_base (the first
- * time) and the names of the call targets not named yet.
+ * One pass over /proc/kallsyms for the address of __bpf_call_base (the
+ * first time) and the names of the call targets not named yet. It stops
+ * as soon as it has them: with many programs loaded the file is long, and
+ * their own symbols come last.
  */
 static void scan_kallsyms(struct insights *in, bool want_base)
 {
-	char line[512], name[256], type;
-	unsigned long long addr;
-	FILE *f = fopen("/proc/kallsyms", "re");
+	size_t todo = unnamed_syms(in);
+	char line[512];
+	FILE *f;
 
+	if (!want_base && !todo)
+		return;
+	f = fopen("/proc/kallsyms", "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while ((want_base || todo) && fgets(line, sizeof(line), f)) {
+		char *end, *name;
+		unsigned long long addr = strtoull(line, &end, 16);
 		struct ksym *k;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
-		    !addr)
+		if (!addr || end[0] != ' ' || !end[1] || end[2] != ' ')
 			continue;
+		name = end + 3;
+		name[strcspn(name, " \t\n")] = '\0';
 		if (want_base && !strcmp(name, "__bpf_call_base")) {
 			in->call_base = addr;
 			want_base = false;
 		}
-		k = find_sym(in, addr);
-		if (k && !k->name)
+		k = todo ? find_sym(in, addr) : NULL;
+		if (k && !k->name) {
 			k->name = intern(in, name);
+			todo--;
+		}
 	}
 	fclose(f);
 }
@@ -334,7 +409,9 @@ static uint32_t count_pages(const uint64_t *addrs, const uint32_t *lens,
 
 static void read_maps(const uint32_t *ids, uint32_t n, struct prog_insights *p)
 {
-	p->maps = calloc(n ? n : 1, sizeof(*p->maps));
+	if (!n)
+		return;
+	p->maps = calloc(n, sizeof(*p->maps));
 	if (!p->maps)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
@@ -530,7 +607,9 @@ static int cmp_call(const void *a, const void *b)
 static int finish_calls(struct insights *in, struct prog_insights *p,
 			const struct raw_call *rc, uint32_t nrc)
 {
-	p->calls = calloc(nrc ? nrc : 1, sizeof(*p->calls));
+	if (!nrc)
+		return 0;
+	p->calls = calloc(nrc, sizeof(*p->calls));
 	if (!p->calls)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < nrc; i++) {
@@ -558,7 +637,6 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	struct raw_call **rc;
 	uint32_t *nrc;
 	size_t i = 0, j = 0, k = 0, fresh = 0;
-	bool unnamed = false;
 	int err = 0;
 
 	next = calloc(n ? n : 1, sizeof(*next));
@@ -610,9 +688,7 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	if (fresh) {
 		if (!in->helpers_read)
 			read_helper_names(in);
-		for (size_t s = 0; s < in->nr_syms && !unnamed; s++)
-			unnamed = !in->syms[s].name;
-		if (unnamed) {
+		if (unnamed_syms(in)) {
 			scan_kallsyms(in, false);
 			name_syms(in);
 		}
