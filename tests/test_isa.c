@@ -13,9 +13,14 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "insights/insights.h"
 #include "insights/isa.h"
+#include "insights/json.h"
 
 #define AX 11
 
@@ -195,6 +200,124 @@ static void test_advice(void **state)
 	assert_null(isa_advice(&p));
 }
 
+static char sub0[] = "main_prog", sub1[] = "helper_fn";
+
+static void fill(struct prog_insights *p, struct insight_subprog *subs,
+		 struct insight_call *calls, struct insight_map *maps)
+{
+	memset(p, 0, sizeof(*p));
+	p->id = 42;
+	p->have_isa = true;
+	p->isa = (struct isa_counts){ .level = 3, .insns = 120,
+				      .needs = { 0, 0, 2, 30, 0 }, .kernel = 3 };
+	p->xlated_len = 960;
+	p->jited_len = 700;
+	p->jit_pages = 1;
+	p->tail_calls = 2;
+	subs[0] = (struct insight_subprog){ sub0, 80, 500, 0 };
+	subs[1] = (struct insight_subprog){ sub1, 40, 200, 3 };
+	p->nr_subprogs = 2;
+	p->subprogs = subs;
+	calls[0] = (struct insight_call){ "bpf_map_lookup_elem", 4, INSIGHT_HELPER };
+	calls[1] = (struct insight_call){ "bpf_rcu_read_lock", 1, INSIGHT_KFUNC };
+	p->nr_calls = 2;
+	p->calls = calls;
+	maps[0] = (struct insight_map){ .id = 9, .type = 1, .type_name = "hash",
+					.name = "flows", .key_size = 16,
+					.value_size = 8, .max_entries = 1024 };
+	p->nr_maps = 1;
+	p->maps = maps;
+}
+
+static void test_describe(void **state)
+{
+	struct insight_subprog subs[2];
+	struct insight_call calls[2];
+	struct insight_map maps[1];
+	struct insight_line l[8];
+	struct prog_insights p;
+	size_t n;
+
+	(void)state;
+	fill(&p, subs, calls, maps);
+	n = insights_describe(&p, l, 8);
+	assert_int_equal(n, 5);		/* v3: no advice line */
+	assert_string_equal(l[0].label, "isa");
+	assert_non_null(strstr(l[0].text, "v3, read after the verifier: 120 insns, 2 need v2, 30 v3, 0 v4; 3 written by the verifier"));
+	assert_string_equal(l[1].text, "main_prog 80 insns 500 B, helper_fn 40 insns 200 B (3 calls); tail calls 2");
+	assert_string_equal(l[2].text, "bpf_map_lookup_elem x4, kfunc bpf_rcu_read_lock x1");
+	assert_string_equal(l[3].text, "9 flows hash key 16 B value 8 B x1024");
+	assert_string_equal(l[4].text, "xlated 960 B, jited 700 B on 1 page of 4 KiB");
+	p.isa.level = 1;
+	n = insights_describe(&p, l, 8);
+	assert_int_equal(n, 6);
+	assert_non_null(strstr(l[1].text, "-mcpu=v3"));
+	/* a short array: lines stop there */
+	assert_int_equal(insights_describe(&p, l, 2), 2);
+}
+
+static void test_json(void **state)
+{
+	struct insight_subprog subs[2];
+	struct insight_call calls[2];
+	struct insight_map maps[1];
+	struct prog_insights p;
+	struct json_object *o, *v, *e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct jw w;
+
+	(void)state;
+	fill(&p, subs, calls, maps);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	jw_init(&w, f);
+	jw_begin_object(&w);
+	insights_json_members(&w, &p);
+	jw_end_object(&w);
+	fclose(f);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "isa", &v));
+	assert_true(json_object_object_get_ex(v, "level", &e));
+	assert_string_equal(json_object_get_string(e), "v3");
+	assert_true(json_object_object_get_ex(v, "insns", &e));
+	assert_int_equal(json_object_get_int(e), 120);
+	assert_true(json_object_object_get_ex(v, "needs", &v));
+	assert_true(json_object_object_get_ex(v, "v3", &e));
+	assert_int_equal(json_object_get_int(e), 30);
+	assert_true(json_object_object_get_ex(o, "helpers", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	e = json_object_array_get_idx(v, 0);
+	assert_true(json_object_object_get_ex(e, "name", &e));
+	assert_string_equal(json_object_get_string(e), "bpf_map_lookup_elem");
+	assert_true(json_object_object_get_ex(o, "maps", &v));
+	e = json_object_array_get_idx(v, 0);
+	assert_true(json_object_object_get_ex(e, "key_size", &e));
+	assert_int_equal(json_object_get_int(e), 16);
+	assert_true(json_object_object_get_ex(o, "subprogs", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	assert_true(json_object_object_get_ex(o, "tail_calls", &v));
+	assert_int_equal(json_object_get_int(v), 2);
+	json_object_put(o);
+	free(buf);
+	/* nothing read: everything null */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	jw_init(&w, f);
+	jw_begin_object(&w);
+	insights_json_members(&w, NULL);
+	jw_end_object(&w);
+	fclose(f);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "isa", &v));
+	assert_null(v);
+	json_object_put(o);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +327,8 @@ int main(void)
 		cmocka_unit_test(test_sdiv_guard),
 		cmocka_unit_test(test_other_kernel_forms),
 		cmocka_unit_test(test_advice),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,6 +35,7 @@ struct insight_subprog {
 struct insight_map {
 	uint32_t id;
 	uint32_t type;		/* enum bpf_map_type */
+	const char *type_name;	/* "hash", "array", ...; static */
 	char name[16];
 	uint32_t key_size;
 	uint32_t value_size;
@@ -70,5 +71,20 @@ void prog_insights_clear(struct prog_insights *p);
  * size that use nothing beyond v1 or v2.
  */
 const char *isa_advice(const struct prog_insights *p);
+
+/* One "label  text" line of the details pane. */
+#define INSIGHT_LINE_MAX 1024
+struct insight_line {
+	const char *label;
+	char text[INSIGHT_LINE_MAX];
+};
+
+/*
+ * The details pane's lines for @p: ISA level and counts, the advice if
+ * any, subprograms, calls, maps, code size. Returns the number of lines
+ * written to @out (at most @max).
+ */
+size_t insights_describe(const struct prog_insights *p,
+			 struct insight_line *out, size_t max);
 
 #endif

@@ -425,6 +425,9 @@ static void read_maps(const uint32_t *ids, uint32_t n, struct prog_insights *p)
 		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
 			m->id = ids[i];
 			m->type = mi.type;
+			m->type_name = libbpf_bpf_map_type_str(mi.type);
+			if (!m->type_name)
+				m->type_name = "unknown";
 			snprintf(m->name, sizeof(m->name), "%s", mi.name);
 			m->key_size = mi.key_size;
 			m->value_size = mi.value_size;
