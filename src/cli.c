@@ -72,6 +72,33 @@ void cli_usage(FILE *f)
 }
 
 /*
+ * --@name (@len characters) is not an option: unknown, or an abbreviation
+ * of more than one (getopt takes a prefix only when one option has it).
+ */
+static int ambiguous(const char *name, size_t len, char *err, size_t errlen)
+{
+	char alts[192] = "";
+	size_t n = 0, used = 0;
+
+	for (size_t i = 0; len && i < cli_nr_options; i++) {
+		const char *l = cli_options[i].long_name;
+
+		if (strncmp(l, name, len))
+			continue;
+		n++;
+		if (used < sizeof(alts))
+			used += (size_t)snprintf(alts + used, sizeof(alts) - used,
+						 "%s--%s", n > 1 ? ", " : "", l);
+	}
+	if (n > 1)
+		return msg_fail(err, errlen, -EINVAL,
+				"option '--%.*s' is ambiguous: it could be %s",
+				(int)len, name, alts);
+	return msg_fail(err, errlen, -EINVAL, "unknown option '--%.*s'",
+			(int)len, name);
+}
+
+/*
  * A message for what getopt refused (@c is ':' for a missing argument,
  * '?' otherwise) in argv word @word. glibc's optopt is not enough: for a
  * long option it holds the option's value, which may be any character.
@@ -102,7 +129,7 @@ static int bad_option(int c, const char *word, char *err, size_t errlen)
 				    "option '--%s' takes no argument",
 				    o->long_name);
 	}
-	return msg_fail(err, errlen, -EINVAL, "unknown option '--%.*s'", (int)len, word + 2);
+	return ambiguous(word + 2, len, err, errlen);
 }
 
 static int parse_delay(const char *s, double *out)
@@ -123,17 +150,20 @@ static int parse_delay(const char *s, double *out)
 	return 0;
 }
 
-static int parse_count(const char *s, unsigned long *out)
+/*
+ * A whole number from 1 to @max, in plain decimal digits: -EINVAL if @s is
+ * not one, -ERANGE if it is one out of range (0, or above @max).
+ */
+static int parse_count(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
 	unsigned long v;
 
 	if (!*s || strspn(s, "0123456789") != strlen(s))
 		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v == 0 || v > LONG_MAX)
-		return -EINVAL;
+	v = strtoul(s, NULL, 10);
+	if (errno == ERANGE || v == 0 || v > max)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
@@ -143,7 +173,7 @@ static int parse_prog_id(const char *s, uint32_t *out)
 {
 	unsigned long v;
 
-	if (parse_count(s, &v) || v > UINT32_MAX)
+	if (parse_count(s, UINT32_MAX, &v))
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
@@ -184,7 +214,7 @@ static int parse_demo_option(const char *name, const char *arg,
 		return 0;
 	}
 	if (!strcmp(name, "demo-pps")) {
-		if (parse_count(arg, &pps) || pps > CLI_DEMO_PPS_MAX)
+		if (parse_count(arg, CLI_DEMO_PPS_MAX, &pps))
 			return msg_fail(err, errlen, -EINVAL,
 				    "--demo-pps: '%s' is not a whole number from 1 to %u",
 				    arg, CLI_DEMO_PPS_MAX);
@@ -217,8 +247,8 @@ static int parse_regress_option(const char *name, const char *arg,
 	double v;
 
 	if (!strcmp(name, "regress-window")) {
-		if (parse_count(arg, &n) || n < REGRESS_WINDOW_MIN ||
-		    n > REGRESS_WINDOW_MAX)
+		if (parse_count(arg, REGRESS_WINDOW_MAX, &n) ||
+		    n < REGRESS_WINDOW_MIN)
 			return msg_fail(err, errlen, -EINVAL,
 				    "--regress-window: '%s' is not a whole number from %u to %u",
 				    arg, REGRESS_WINDOW_MIN, REGRESS_WINDOW_MAX);
@@ -299,10 +329,16 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 					    arg);
 			break;
 		case 'n':
-			if (parse_count(arg, &o->iterations))
+			ret = parse_count(arg, CLI_ITERATIONS_MAX,
+					  &o->iterations);
+			if (ret == -ERANGE)
 				return msg_fail(err, errlen, -EINVAL,
-					    "--iterations: '%s' is not a positive whole number",
-					    arg);
+						"--iterations: '%s' is out of range (1 to %lu)",
+						arg, CLI_ITERATIONS_MAX);
+			if (ret)
+				return msg_fail(err, errlen, -EINVAL,
+						"--iterations: '%s' is not a whole number",
+						arg);
 			break;
 		case 'b':
 			o->batch = true;

@@ -46,6 +46,8 @@ extern const size_t cli_nr_options;
 
 #define CLI_DELAY_MIN 0.1
 #define CLI_DELAY_MAX 86400.0
+/* The largest -n: a count of refreshes that fits in 32 bits. */
+#define CLI_ITERATIONS_MAX 4294967295ul
 #define CLI_DEMO_PPS_DEFAULT 20000u
 #define CLI_DEMO_PPS_MAX 1000000u
 

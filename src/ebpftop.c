@@ -121,6 +121,20 @@ static int run_batch(struct app *a)
 	return err;
 }
 
+/*
+ * The end of a run that only prints (--help, --version, --list-events):
+ * what could not be written (a full disk, a closed stdout) is a failure,
+ * as in batch mode. Returns the exit status.
+ */
+static int stdout_done(const char *what)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "ebpftop: %s: write error: %s\n", what,
+		strerror(errno ? errno : EIO));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct ebpftop_opts opts;
@@ -134,19 +148,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (action == CLI_HELP) {
+		errno = 0;
 		cli_usage(stdout);
-		return 0;
+		return stdout_done("--help");
 	}
 	if (action == CLI_VERSION) {
+		errno = 0;
 		printf("ebpftop %s\n", PACKAGE_VERSION);
-		return 0;
+		return stdout_done("--version");
 	}
 	if (action == CLI_LIST_EVENTS) {
-		if (events_list(stdout, msg, sizeof(msg)) || fflush(stdout)) {
+		errno = 0;
+		if (events_list(stdout, msg, sizeof(msg))) {
 			fprintf(stderr, "ebpftop: --list-events: %s\n", msg);
 			return 1;
 		}
-		return 0;
+		return stdout_done("--list-events");
 	}
 	if (opts.events) {
 		/* Event names are usage: a bad one stops us before anything starts. */

@@ -176,7 +176,11 @@ static void test_iterations(void **state)
 	static const char *const bad[] = {
 		"0", "-3", "1.5", "abc", "99999999999999999999", "", "+3",
 		"0x10", " 3", "3 ", "1e3", "9223372036854775808", "-0",
-		"18446744073709551615", "18446744073709551616",
+		"18446744073709551615", "18446744073709551616", "4294967296",
+	};
+	static const char *const range[] = {
+		"0", "00", "4294967296", "9223372036854775807",
+		"9223372036854775808", "99999999999999999999999",
 	};
 	struct ebpftop_opts o;
 
@@ -190,12 +194,38 @@ static void test_iterations(void **state)
 	assert_int_equal(o.iterations, 7);
 	assert_parses(CLI_RUN, &o, "-n", "0010");
 	assert_int_equal(o.iterations, 10);
-	assert_parses(CLI_RUN, &o, "-n", "9223372036854775807");
-	assert_int_equal(o.iterations, LONG_MAX);
+	assert_parses(CLI_RUN, &o, "-n", "4294967295");
+	assert_int_equal(o.iterations, 4294967295ul);
+	assert_int_equal(CLI_ITERATIONS_MAX, UINT32_MAX);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_bad("--iterations", "-n", bad[i]);
 		assert_bad("--iterations", "--iterations", bad[i]);
 	}
+	/* Whole numbers out of range are called that, not "not a number". */
+	for (size_t i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
+		assert_bad("out of range (1 to 4294967295)", "-n", range[i]);
+		assert_null(strstr(err, "not a"));
+	}
+	assert_bad("is not a whole number", "-n", "abc");
+}
+
+/* An abbreviation of two options names both; one of one option works. */
+static void test_ambiguous_prefix(void **state)
+{
+	struct ebpftop_opts o;
+
+	assert_bad("'--demo-' is ambiguous", "--demo-");
+	assert_non_null(strstr(err, "--demo-pps"));
+	assert_non_null(strstr(err, "--demo-regress-after"));
+	assert_null(strstr(err, "unknown"));
+	assert_bad("'--regress' is ambiguous", "--regress=5");
+	assert_non_null(strstr(err, "--regress-threshold"));
+	assert_non_null(strstr(err, "--regress-window"));
+	assert_bad("unknown option '--demox'", "--demox");
+	assert_parses(CLI_RUN, &o, "--demo-p", "100", "--demo");
+	assert_int_equal(o.demo_pps, 100);
+	assert_parses(CLI_RUN, &o, "--iter=3");
+	assert_int_equal(o.iterations, 3);
 }
 
 static void test_flags(void **state)
@@ -569,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_delay_good),
 		cmocka_unit_test(test_delay_bad),
 		cmocka_unit_test(test_iterations),
+		cmocka_unit_test(test_ambiguous_prefix),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_sort_option),
 		cmocka_unit_test(test_filter_option),

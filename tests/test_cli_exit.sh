@@ -85,6 +85,37 @@ for a in -V --version; do
 	fi
 done
 
+# ---- write errors: what cannot be printed is a failure (exit 1, one line) ------
+# Each printing option with stdout on /dev/full, then with stdout closed.
+for a in -h --help -V --version --list-events; do
+	for where in full closed; do
+		if [ "$where" = full ]; then
+			run_timeout 10 "$EBPFTOP" "$a" >/dev/full 2>"$tmp/err" </dev/null
+		else
+			run_timeout 10 "$EBPFTOP" "$a" 2>"$tmp/err" </dev/null >&-
+		fi
+		code=$?
+		if [ "$code" != 1 ]; then
+			fail "ebpftop $a with stdout $where: exit $code, want 1: $(head -c 300 "$tmp/err")"
+		elif [ "$(wc -l <"$tmp/err")" != 1 ] ||
+		     ! grep -q "^ebpftop: .*: write error: " "$tmp/err" ||
+		     LC_ALL=C grep -q '[^ -~]' "$tmp/err"; then
+			# One printable line: no garbage from an unset message.
+			fail "ebpftop $a with stdout $where: want one line 'ebpftop: OPTION: write error: ...', got: $(head -c 300 "$tmp/err" | od -c | head -5)"
+		else
+			ok "ebpftop $a with stdout $where -> 1: $(cat "$tmp/err")"
+		fi
+	done
+done
+# The same, as ordinary runs, still exit 0.
+run_timeout 10 "$EBPFTOP" --list-events >"$tmp/out" 2>"$tmp/err" </dev/null
+code=$?
+if [ "$code" != 0 ] || [ ! -s "$tmp/out" ]; then
+	fail "ebpftop --list-events: exit $code with no output: $(head -c 300 "$tmp/err")"
+else
+	ok "ebpftop --list-events -> 0, $(wc -l <"$tmp/out") lines"
+fi
+
 # ---- what needs root ----------------------------------------------------------
 if ! have_bpf; then
 	[ "$tl_failures" -eq 0 ] || finish

@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -336,6 +337,51 @@ static void test_fit(void **state)
 	assert_int_equal(buf[8], 'Z');
 }
 
+/* In a UTF-8 locale characters are whole: é is one column, 日 two. */
+static void test_fit_utf8(void **state)
+{
+	char buf[64];
+
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		fail_msg("no C.UTF-8 locale");
+	assert_int_equal(layout_width("x\xc3\xa9"), 2);
+	assert_int_equal(layout_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+	assert_string_equal(layout_fit(buf, sizeof(buf), "x\xc3\xa9", 6, false,
+				       "~"),
+			    "x\xc3\xa9    ");
+	assert_string_equal(layout_fit(buf, sizeof(buf), "x\xc3\xa9", 4, true,
+				       "~"),
+			    "  x\xc3\xa9");
+	/* Cut between characters, never inside one; a wide one that does
+	 * not fit leaves a blank before the ellipsis. */
+	assert_string_equal(layout_fit(buf, sizeof(buf),
+				       "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5,
+				       false, "~"),
+			    "\xe6\x97\xa5\xe6\x9c\xac~");
+	assert_string_equal(layout_fit(buf, sizeof(buf),
+				       "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 4,
+				       false, "~"),
+			    "\xe6\x97\xa5 ~");
+	assert_string_equal(layout_fit(buf, sizeof(buf), "\xc3\xa9\xc3\xa9\xc3\xa9",
+				       2, false, "~"),
+			    "\xc3\xa9~");
+	/* Escape sequences, C1 controls and broken UTF-8 still show as '?'. */
+	assert_string_equal(layout_fit(buf, sizeof(buf), "\x1b[2J", 5, false,
+				       "~"),
+			    "?[2J ");
+	assert_string_equal(layout_fit(buf, sizeof(buf), "a\xc2\x9b" "b\xff", 5,
+				       false, "~"),
+			    "a?b? ");
+	/* A small buffer: whole characters only, NUL-terminated. */
+	memset(buf, 'Z', sizeof(buf));
+	layout_fit(buf, 6, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 10, false, "~");
+	assert_true(strlen(buf) <= 5);
+	assert_int_equal(buf[6], 'Z');
+	for (size_t i = 0; buf[i]; i++)
+		assert_true((unsigned char)buf[i] != 0xc3 || buf[i + 1]);
+	setlocale(LC_CTYPE, "C");
+}
+
 static void test_count(void **state)
 {
 	static const uint64_t v[] = {
@@ -425,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_scroll),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_fit_utf8),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_boot_to_wall),

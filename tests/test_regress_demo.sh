@@ -19,7 +19,6 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/testlib.sh"
 
 [ "$(id -u)" = 0 ] || skip "needs root (BPF programs, a network namespace)"
-command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
 EBPFTOP=$(cd "$(dirname "$EBPFTOP")" && pwd)/$(basename "$EBPFTOP")
 lock_integration
 if ! run_timeout 30 "$EBPFTOP" --demo -b -n 1 >/dev/null 2>"${TMPDIR:-/tmp}/rd.$$"; then
@@ -30,12 +29,11 @@ fi
 rm -f "${TMPDIR:-/tmp}/rd.$$"
 
 tmp=$(mktemp -d /tmp/ebpftop-regress-demo.XXXXXX) || die "mktemp"
-sock=ebpftop-rdemo-$$
-tm() {
-	tmux -L "$sock" -f /dev/null "$@" 9>&-
-}
+# shellcheck source=tests/lib/tmux.sh
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib/tmux.sh"
+tmux_init rdemo
 cleanup() {
-	tm kill-server >/dev/null 2>&1
+	tmux_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -115,67 +113,32 @@ ok "JSON: a \"demo\" object with regressed, prog_id and the five classes"
 
 # ---- TUI: R lands the regression, R reverts it ------------------------------
 
-export LC_ALL=C.UTF-8
-unset TMUX
-last_screen=
-poll() {
-	local n=$1
-	shift
-	for _ in $(seq "$n"); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-screen_has() {
-	last_screen=$(tm capture-pane -p -t "$1" 2>/dev/null) &&
-		grep -Eq -- "$2" <<<"$last_screen"
-}
-screen_lacks() {
-	last_screen=$(tm capture-pane -p -t "$1" 2>/dev/null) &&
-		! grep -Eq -- "$2" <<<"$last_screen"
-}
-wait_has() {
-	poll "${3:-50}" screen_has "$1" "$2" && return 0
-	fail "screen never showed /$2/"
-	printf '%s\n' "$last_screen" >&2
-	finish
-}
-wait_lacks() {
-	poll "${3:-50}" screen_lacks "$1" "$2" && return 0
-	fail "screen kept showing /$2/"
-	printf '%s\n' "$last_screen" >&2
-	finish
-}
-
 s=demo$$
-tm new-session -d -s "$s" -x 140 -y 40 -c "$tmp" \
-	"$(printf 'env TERM=screen %q --demo -d 0.5 -f xdp_classifier; echo EXIT=$? > %q; sleep 30' \
-		"$EBPFTOP" "$tmp/exit")" || die "cannot start tmux"
+start "$s" 140 40 "$(tui_cmd "$s" screen --demo -d 0.5 -f xdp_classifier)"
 wait_has "$s" "^demo: program [0-9]+  fizzbuzz " 150
 prog=$(grep -oE '^demo: program [0-9]+' <<<"$last_screen" | awk '{ print $3 }')
 screen_has "$s" "regressed: no" || fail "the demo line does not say 'regressed: no'"
 wait_has "$s" "^ *$prog +xdp +xdp_classifier "
 # Select our classifier and wait for its baseline (other demos may be listed).
-tm send-keys -t "$s" Home Enter
+keys "$s" Home Enter
 wait_has "$s" "^ program [0-9]+ "
 for _ in $(seq 20); do
 	screen_has "$s" "^ program $prog " && break
-	tm send-keys -t "$s" j
+	keys "$s" j
 	sleep 0.2
 done
 wait_has "$s" "^ program $prog "
 wait_has "$s" "^ regress +baseline [0-9.]+ ns/run" 100
 ok "TUI: demo program $prog learnt its baseline"
 
-tm send-keys -t "$s" R
+keys "$s" R
 wait_has "$s" "regression landed"
 wait_has "$s" "regressed: yes"
 wait_has "$s" "^ *$prog +xdp +xdp_classifier .* ▲\+[0-9]+%" 60
 wait_has "$s" "^REGRESSION: xdp_classifier \+[0-9]+% ns/run"
 ok "R: regression landed, banner and marker on program $prog"
 
-tm send-keys -t "$s" R
+keys "$s" R
 wait_has "$s" "regression reverted"
 wait_has "$s" "regressed: no"
 # The flag clears a few refreshes after the cost is back down; a spell
@@ -189,8 +152,7 @@ else
 fi
 ok "R again: reverted, the flag of program $prog clears"
 
-tm send-keys -t "$s" q
-poll 100 test -s "$tmp/exit" || fail "q did not end ebpftop --demo"
-grep -qx 'EXIT=0' "$tmp/exit" || fail "ebpftop --demo: $(cat "$tmp/exit")"
+keys "$s" q
+wait_exit "$s" 100
 ok "q exits with 0"
 finish

@@ -14,72 +14,40 @@
 # shellcheck disable=SC2317
 set -u
 
-strict=${EBPFTOP_TEST_STRICT:-0}
 builddir=$(cd "${top_builddir:-.}" && pwd)
 srcroot=$(cd "$(dirname "$0")/.." && pwd)
 EBPFTOP=$builddir/ebpftop
 TESTLOAD=$builddir/tests/testload
 KEYMAP_C=$srcroot/src/ui/keymap.c
 
-last_screen=
+# shellcheck source=tests/lib/testlib.sh
+. "$srcroot/tests/lib/testlib.sh"
+
+# This test stops at its first failure, saying at which step.
 step=
-
-skip() {
-	if [ "$strict" = 1 ]; then
-		echo "FAIL: would skip ($*), and EBPFTOP_TEST_STRICT=1" >&2
-		exit 99
-	fi
-	echo "SKIP: $*" >&2
-	exit 77
-}
-
 fail() {
 	echo "FAIL: ${step:+$step: }$*" >&2
-	if [ -n "$last_screen" ]; then
-		echo "--- last screen ---" >&2
-		printf '%s\n' "$last_screen" >&2
-		echo "-------------------" >&2
-	fi
 	exit 1
 }
 
-ok() {
-	echo "ok - $*"
-}
-
 [ "${EUID:-$(id -u)}" = 0 ] || skip "needs root (BPF programs, run-time stats)"
-command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
-[ -x "$EBPFTOP" ] || fail "$EBPFTOP not built (run make)"
 [ -x "$TESTLOAD" ] || fail "$TESTLOAD not built (run make check TESTS=)"
 [ -r "$KEYMAP_C" ] || fail "cannot read the key table $KEYMAP_C"
 
 # Integration tests turn stats on and off: take their common lock (fd 9).
-# shellcheck source=tests/lib/testlib.sh
-lock_integration() {
-	local lock=${EBPFTOP_TEST_LOCK:-/tmp/ebpftop-integration-tests.lock}
-
-	exec 9>>"$lock" || fail "cannot open the test lock $lock"
-	flock -w 300 9 || fail "another integration test has held $lock for 5 minutes"
-}
 lock_integration
 
-# UTF-8 everywhere, so tmux keeps ▼ and … as they are; the checks accept
-# the ASCII fallbacks too.
-export LC_ALL=C.UTF-8
-unset TMUX
-
 tmp=$(mktemp -d /tmp/ebpftop-tui.XXXXXX) || fail "mktemp"
-sock=ebpftop-tui-$$
 tl_pid=
 
-# Our own tmux server; it must not inherit testload's stdin (fd 8), or
-# testload would never see EOF.
-tm() {
-	tmux -L "$sock" -f /dev/null "$@" 8>&- 9>&-
-}
+# The tmux driver; its UTF-8 locale keeps ▼ and … as they are (the checks
+# accept the ASCII fallbacks too).
+# shellcheck source=tests/lib/tmux.sh
+. "$srcroot/tests/lib/tmux.sh"
+tmux_init tui
 
 cleanup() {
-	tm kill-server >/dev/null 2>&1
+	tmux_cleanup
 	exec 8>&-
 	if [ -n "$tl_pid" ]; then
 		# EOF on its stdin unloads the programs; give it a moment.
@@ -96,71 +64,6 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 # ---- helpers ---------------------------------------------------------------
-
-# poll N CMD...: run CMD every 0.1 s until it succeeds, at most N times.
-poll() {
-	local n=$1
-	shift
-	for _ in $(seq "$n"); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-screen() {
-	last_screen=$(tm capture-pane -p -t "$1" 2>/dev/null)
-}
-
-# screen_has SESSION ERE: the screen has a line matching ERE.
-screen_has() {
-	screen "$1" && grep -Eq -- "$2" <<<"$last_screen"
-}
-
-screen_lacks() {
-	screen "$1" && ! grep -Eq -- "$2" <<<"$last_screen"
-}
-
-wait_has() {
-	poll "${3:-50}" screen_has "$1" "$2" || fail "screen never showed /$2/"
-}
-
-wait_lacks() {
-	poll "${3:-50}" screen_lacks "$1" "$2" ||
-		fail "screen kept showing /$2/"
-}
-
-keys() {
-	local s=$1
-	shift
-	tm send-keys -t "$s" "$@" || fail "send-keys $*"
-}
-
-# start SESSION COLS ROWS SHELL-COMMAND
-start() {
-	tm new-session -d -s "$1" -x "$2" -y "$3" -c "$tmp" "$4" ||
-		fail "cannot start tmux session $1"
-}
-
-session_gone() {
-	! tm has-session -t "$1" 2>/dev/null
-}
-
-# ebpftop's pane command: ARGS run under TERM=screen (or $term), the exit
-# status lands in $tmp/exit.SESSION.
-tui_cmd() {
-	local s=$1 term=$2
-	shift 2
-	printf 'env TERM=%q %q %s; echo EXIT=$? > %q' "$term" "$EBPFTOP" \
-		"$*" "$tmp/exit.$s"
-}
-
-wait_exit() {
-	local f=$tmp/exit.$1
-	poll "${2:-50}" test -s "$f" ||
-		fail "ebpftop in session $1 did not exit"
-	grep -qx 'EXIT=0' "$f" || fail "ebpftop in session $1: $(cat "$f")"
-}
 
 # The sort marker's column: "CPU%" when the header reads "CPU%▼".
 sort_column() {

@@ -13,6 +13,8 @@
  *                      own rate, so several can run side by side
  *     slow NAME 0|1    turn the slow path of NAME on or off (xdp only:
  *                      sixteen times the work per run) -> "ok"
+ *     comm HEX         set the process name (PR_SET_NAME) to the bytes
+ *                      spelt in hex (up to 15) -> "ok"
  *     linkholder NAME  fork a child that holds NAME (xdp or long) through
  *                      an XDP link on the loopback of a namespace of its
  *                      own, and through nothing else -> "ok CHILD_PID"
@@ -95,6 +97,32 @@ static void *rate_thread(void *arg)
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
+}
+
+/*
+ * "comm HEX": the loader's process name (PR_SET_NAME, at most 15 bytes)
+ * becomes the bytes spelt in hex, whatever they are: the owner name that
+ * ebpftop shows is chosen by whoever holds a program.
+ */
+static void set_comm(const char *hex)
+{
+	char comm[16] = "";
+	size_t n = strlen(hex);
+
+	if (n % 2 || n > 30 || strspn(hex, "0123456789abcdef") != n) {
+		printf("error comm takes up to 15 bytes in lower-case hex\n");
+		return;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned int b;
+
+		sscanf(hex + 2 * i, "%2x", &b);
+		comm[i] = (char)b;
+	}
+	if (prctl(PR_SET_NAME, comm))
+		printf("error %s\n", strerror(errno));
+	else
+		printf("ok\n");
 }
 
 /*
@@ -210,13 +238,17 @@ int main(void)
 	printf("}\n");
 
 	while (fgets(line, sizeof(line), stdin)) {
-		char cmd[16], name[16];
+		char cmd[16], name[32];
 		unsigned long long cnt = 0, ns = 0, arg = 0;
-		int n = sscanf(line, "%15s %15s %llu", cmd, name, &arg);
+		int n = sscanf(line, "%15s %31s %llu", cmd, name, &arg);
 		int p = n >= 2 ? lookup(name) : -1, err;
 
 		if (n >= 1 && !strcmp(cmd, "quit"))
 			break;
+		if (n == 2 && !strcmp(cmd, "comm")) {
+			set_comm(name);
+			continue;
+		}
 		if (p < 0) {
 			printf("error unknown command or program: %s", line);
 			continue;

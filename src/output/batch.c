@@ -13,6 +13,7 @@
 #include "analysis/regress.h"
 #include "output/json_writer.h"
 #include "output/profile_out.h"
+#include "util/text.h"
 
 /* Worst regression first, then by id. */
 static int cmp_change(const void *pa, const void *pb)
@@ -47,13 +48,13 @@ static void print_regressions(FILE *f, const struct prog_row *rows, size_t n)
 	for (size_t i = 0; i < k; i++) {
 		const struct prog_regression *g = &v[i]->reg;
 		time_t t = (time_t)g->since;
-		char chg[32], when[16] = "?";
+		char chg[32], when[16] = "?", name[4 * PROG_NAME_MAX];
 		struct tm tm;
 
 		if (!isnan(g->since) && localtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%H:%M:%S", &tm);
 		fprintf(f, "REGRESSION: %s %s ns/run (id %u, baseline %.1f ns, now %.1f ns, since %s)\n",
-			display_name(v[i]->s),
+			text_escape(name, sizeof(name), display_name(v[i]->s)),
 			regress_fmt_change(chg, sizeof(chg), g->change_pct),
 			v[i]->s->id, g->baseline_ns, g->current_ns, when);
 	}
@@ -79,13 +80,15 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 			const struct batch_extra *x)
 {
 	char when[32], share[16], a[32], b[32], c[32], owners[512], flag[32];
+	char safe[2048], name[4 * PROG_NAME_MAX];
 	time_t t = (time_t)snap->time;
 	int namew = 4;
 	struct tm tm;
 
 	/* Names are never cut: the column is as wide as the longest one. */
 	for (size_t i = 0; i < n; i++) {
-		int len = (int)strlen(display_name(rows[i].s));
+		int len = (int)strlen(text_escape(name, sizeof(name),
+						  display_name(rows[i].s)));
 
 		if (len > namew)
 			namew = len;
@@ -112,12 +115,14 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 		else
 			snprintf(flag, sizeof(flag), "-");
 		fprintf(f, "%7u %-16s %-*s %10s %10s %7s %12" PRIu64 " %15" PRIu64 " %7s  %s\n",
-			s->id, s->type_name, namew, display_name(s),
+			s->id, s->type_name, namew,
+			text_escape(name, sizeof(name), display_name(s)),
 			fmt_rate(a, sizeof(a), rows[i].r.ns_per_run, "-"),
 			fmt_rate(b, sizeof(b), rows[i].r.runs_per_s, "-"),
 			fmt_pct(c, sizeof(c), rows[i].r.cpu_pct, "-"),
 			s->run_cnt, s->run_time_ns, flag,
-			fmt_owners(owners, sizeof(owners), s));
+			text_escape(safe, sizeof(safe),
+				    fmt_owners(owners, sizeof(owners), s)));
 	}
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);

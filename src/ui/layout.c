@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
+#include <wctype.h>
 
 /* Below this NAME is hard to read: drop other columns first. */
 #define NAME_MIN 24
@@ -208,40 +210,100 @@ size_t layout_scroll(size_t top, size_t sel, size_t n, size_t page)
 	return top;
 }
 
+/*
+ * The next character of @s (@n bytes left): its length in *@nb and its
+ * columns, or -1 when it does not print as itself (a control character,
+ * or bytes that are no character in the locale) and shows as one '?'.
+ */
+static int next_char(const char *s, size_t n, size_t *nb, mbstate_t *st)
+{
+	wchar_t wc;
+	size_t k = mbrtowc(&wc, s, n, st);
+	int w;
+
+	if (k == (size_t)-1 || k == (size_t)-2 || !k) {
+		memset(st, 0, sizeof(*st));
+		*nb = 1;
+		return -1;
+	}
+	*nb = k;
+	w = iswprint((wint_t)wc) ? wcwidth(wc) : -1;
+	return w;
+}
+
+size_t layout_width(const char *s)
+{
+	size_t n = strlen(s), cols = 0, nb;
+	mbstate_t st = { 0 };
+
+	for (size_t i = 0; i < n; i += nb) {
+		int w = next_char(s + i, n - i, &nb, &st);
+
+		cols += w < 0 ? 1 : (size_t)w;
+	}
+	return cols;
+}
+
+/*
+ * Copy the characters of @src that fit in @cols columns and @room bytes
+ * to @dst; returns the bytes written, the columns used in *@used.
+ */
+static size_t copy_cols(char *dst, size_t room, const char *src, size_t cols,
+			size_t *used)
+{
+	size_t n = strlen(src), o = 0, c = 0, nb;
+	mbstate_t st = { 0 };
+
+	for (size_t i = 0; i < n; i += nb) {
+		int w = next_char(src + i, n - i, &nb, &st);
+		size_t cw = w < 0 ? 1 : (size_t)w, bytes = w < 0 ? 1 : nb;
+
+		if (c + cw > cols || o + bytes > room)
+			break;
+		if (w < 0)
+			dst[o] = '?';
+		else
+			memcpy(dst + o, src + i, nb);
+		o += bytes;
+		c += cw;
+	}
+	*used = c;
+	return o;
+}
+
 char *layout_fit(char *dst, size_t len, const char *src, int width,
 		 bool right, const char *ellipsis)
 {
-	size_t n = strlen(src), el = strlen(ellipsis), o = 0, w;
+	size_t el = strlen(ellipsis), w, tw, o = 0, used = 0, pad;
 
 	if (!len)
 		return dst;
 	w = width > 0 ? (size_t)width : 0;
-	/* Room for w one-byte columns, the ellipsis' extra bytes, and NUL. */
+	/* Never more columns than one-byte characters could fill. */
 	if (w + el + 1 > len)
 		w = len > el + 1 ? len - el - 1 : 0;
-	if (n > w) {
-		for (size_t i = 0; i + 1 < w; i++) {
-			unsigned char c = (unsigned char)src[i];
-
-			dst[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-		}
+	tw = layout_width(src);
+	if (tw > w) {
 		if (w) {
+			/* The ellipsis takes the last column. */
+			o = copy_cols(dst, len - el - 1, src, w - 1, &used);
+			/* A wide character that did not fit leaves blanks. */
+			for (; used < w - 1 && o + el + 1 < len; used++)
+				dst[o++] = ' ';
 			memcpy(dst + o, ellipsis, el);
 			o += el;
 		}
 	} else {
-		size_t pad = w - n;
-
+		pad = w - tw;
 		if (right) {
 			memset(dst, ' ', pad);
 			o = pad;
 		}
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)src[i];
-
-			dst[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-		}
+		o += copy_cols(dst + o, len - o - 1, src, tw, &used);
 		if (!right) {
+			pad = w - used;
+			if (pad > len - o - 1)
+				pad = len - o - 1;
 			memset(dst + o, ' ', pad);
 			o += pad;
 		}

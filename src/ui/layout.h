@@ -105,9 +105,14 @@ size_t layout_scroll(size_t top, size_t sel, size_t n, size_t page);
 /*
  * Copy @src into @dst as exactly @width columns, padded with spaces on the
  * right (or on the left with @right). Text too long is cut and ends with
- * @ellipsis, which must be one column wide. Bytes that are not printable
- * ASCII become '?', so every byte is one column. Returns @dst.
+ * @ellipsis, which must be one column wide. Characters are read in the
+ * locale's encoding (UTF-8 in a UTF-8 locale): what does not print as
+ * itself (control characters, escape sequences, bytes that are no
+ * character) becomes '?', one column. Returns @dst.
  */
+/* Columns @s takes on screen, as layout_fit() shows it. */
+size_t layout_width(const char *s);
+
 char *layout_fit(char *dst, size_t len, const char *src, int width,
 		 bool right, const char *ellipsis);
 

@@ -84,7 +84,7 @@ static void fill(int y, int x, int w, attr_t attr)
 static bool put_seg(int y, int *x, attr_t attr, const char *text,
 		    const char *ell)
 {
-	int len = (int)strlen(text);
+	int len = (int)layout_width(text);
 
 	if (*x >= COLS)
 		return false;

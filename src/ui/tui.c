@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include "app.h"
 #include "ui/colors.h"
@@ -22,6 +25,7 @@
 #include "ui/layout.h"
 #include "ui/screen.h"
 #include "util/clock.h"
+#include "util/msg.h"
 
 /* How long a message stays on the status line. */
 #define MSG_NS (3ull * 1000000000ull)
@@ -328,11 +332,47 @@ static enum reaction (*const actions[ACT__MAX])(struct tui_state *t) = {
 	[ACT_QUIT] = act_quit,
 };
 
-/* The filter prompt: every key edits the text, which filters as typed. */
-static void filter_key(struct tui_state *t, int ch)
+/* Drop the last character of @s (all its bytes, in the locale's encoding). */
+static void drop_last_char(char *s)
+{
+	size_t n = strlen(s), i = 0, last = 0;
+	mbstate_t st = { 0 };
+
+	while (i < n) {
+		size_t k = mbrlen(s + i, n - i, &st);
+
+		if (k == (size_t)-1 || k == (size_t)-2 || !k) {
+			/* Not a character here: a byte stands for itself. */
+			memset(&st, 0, sizeof(st));
+			k = 1;
+		}
+		last = i;
+		i += k;
+	}
+	s[last] = '\0';
+}
+
+/*
+ * The filter prompt: every key edits the text, which filters as typed.
+ * @ch is a character when @fkey is false (any script: the filter is kept
+ * in the locale's multibyte encoding), a curses KEY_ code otherwise.
+ */
+static void filter_key(struct tui_state *t, wint_t ch, bool fkey)
 {
 	size_t n = strlen(t->filter);
+	char mb[MB_LEN_MAX];
+	mbstate_t st = { 0 };
+	size_t k;
 
+	if (fkey) {
+		if (ch == KEY_ENTER) {
+			t->editing = false;
+			return;
+		}
+		if (ch != KEY_BACKSPACE)
+			return;
+		ch = 127;
+	}
 	switch (ch) {
 	case KEY_ESC:
 		t->filter[0] = '\0';
@@ -340,31 +380,33 @@ static void filter_key(struct tui_state *t, int ch)
 		break;
 	case '\n':
 	case '\r':
-	case KEY_ENTER:
 		t->editing = false;
 		return;
-	case KEY_BACKSPACE:
 	case 127:
 	case '\b':
 		if (!n)
 			return;
-		t->filter[n - 1] = '\0';
+		drop_last_char(t->filter);
 		break;
 	default:
-		if (ch < 0x20 || ch >= 0x7f || n + 1 >= sizeof(t->filter))
+		if (!iswprint(ch))
 			return;
-		t->filter[n] = (char)ch;
-		t->filter[n + 1] = '\0';
+		k = wcrtomb(mb, (wchar_t)ch, &st);
+		if (k == (size_t)-1 || n + k >= sizeof(t->filter))
+			return;
+		memcpy(t->filter + n, mb, k);
+		t->filter[n + k] = '\0';
 		break;
 	}
 	rebuild_view(t);
 }
 
-static enum reaction handle_key(struct tui_state *t, int ch)
+/* A key from get_wch(): a character, or a curses KEY_ code when @fkey. */
+static enum reaction handle_key(struct tui_state *t, wint_t ch, bool fkey)
 {
 	enum key_action act;
 
-	if (ch == KEY_RESIZE) {
+	if (fkey && ch == KEY_RESIZE) {
 		/* ncurses resized stdscr already; repaint every cell. */
 		clearok(curscr, TRUE);
 		return REACT_NONE;
@@ -378,10 +420,13 @@ static enum reaction handle_key(struct tui_state *t, int ch)
 		return REACT_NONE;
 	}
 	if (t->editing) {
-		filter_key(t, ch);
+		filter_key(t, ch, fkey);
 		return REACT_NONE;
 	}
-	act = keymap_lookup(ch);
+	/* The key table binds ASCII characters and KEY_ codes only. */
+	if (!fkey && ch >= 0x80)
+		return REACT_NONE;
+	act = keymap_lookup((int)ch);
 	if (act < 0 || act >= ACT__MAX || !actions[act])
 		return REACT_NONE;
 	return actions[act](t);
@@ -404,17 +449,62 @@ static int wait_ms(const struct tui_state *t, unsigned long long next)
 	return until > INT_MAX ? INT_MAX : (int)until;
 }
 
-static int term_start(SCREEN **scr)
+/*
+ * ncurses keeps screen sizes in a short: a terminal of more lines or
+ * columns than this cannot be drawn (newterm() fails).
+ */
+#define TERM_DIM_MAX 32767
+
+/* The size ncurses will use: $LINES and $COLUMNS, else the tty's. */
+static void term_size(int *rows, int *cols)
 {
+	struct winsize ws = { 0 };
+	const char *l = getenv("LINES"), *c = getenv("COLUMNS");
+
+	*rows = *cols = 0;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws)) {
+		*rows = ws.ws_row;
+		*cols = ws.ws_col;
+	}
+	if (l && atoi(l) > 0)
+		*rows = atoi(l);
+	if (c && atoi(c) > 0)
+		*cols = atoi(c);
+}
+
+/* Curses on the terminal, or -errno with the reason in @msg. */
+static int term_start(SCREEN **scr, char *msg, size_t len)
+{
+	const char *term = getenv("TERM") ? getenv("TERM") : "(unset)";
+	const char *cup;
+	int rows, cols;
+
+	term_size(&rows, &cols);
+	if (rows > TERM_DIM_MAX || cols > TERM_DIM_MAX)
+		return msg_fail(msg, len, -ERANGE,
+				"the terminal is %d columns by %d lines: the full-screen view draws at most %d of either; make it smaller, or use -b for text output",
+				cols, rows, TERM_DIM_MAX);
 	*scr = newterm(NULL, stdout, stdin);
 	if (!*scr)
-		return -ENOTTY;
+		return msg_fail(msg, len, -ENOTTY,
+				"cannot drive terminal type '%s': set TERM, or use -b for text output",
+				term);
+	/* A terminal that cannot place the cursor (dumb) cannot show a table. */
+	cup = tigetstr("cup");
+	if (!cup || cup == (char *)-1) {
+		endwin();
+		delscreen(*scr);
+		*scr = NULL;
+		return msg_fail(msg, len, -ENOTTY,
+				"terminal type '%s' cannot move the cursor, which the full-screen view needs: set TERM to your terminal's type, or use -b for text output",
+				term);
+	}
 	curses_active = 1;
 	cbreak();
 	noecho();
 	intrflush(stdscr, FALSE);
 	keypad(stdscr, TRUE);
-	/* The loop waits in poll(); getch() only drains what arrived. */
+	/* The loop waits in poll(); get_wch() only drains what arrived. */
 	nodelay(stdscr, TRUE);
 	/* Esc closes the filter prompt: do not wait long for a sequence. */
 	set_escdelay(25);
@@ -442,6 +532,7 @@ static int run_loop(struct tui_state *t)
 	while (!app_quit) {
 		unsigned long long now = mono_now_ns();
 		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		wint_t wc;
 		int ch, r;
 
 		if (!t->paused && now >= next) {
@@ -470,8 +561,8 @@ static int run_loop(struct tui_state *t)
 			return -errno;
 		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
 			return 0;	/* the terminal went away */
-		while (!app_quit && (ch = getch()) != ERR) {
-			enum reaction re = handle_key(t, ch);
+		while (!app_quit && (ch = get_wch(&wc)) != ERR) {
+			enum reaction re = handle_key(t, wc, ch == KEY_CODE_YES);
 
 			dirty = true;
 			if (re & REACT_QUIT)
@@ -486,6 +577,7 @@ static int run_loop(struct tui_state *t)
 int tui_run(struct app *a)
 {
 	struct tui_state t = { .app = a, .sort = a->opts->sort };
+	char msg[256];
 	SCREEN *scr;
 	int err;
 
@@ -500,10 +592,9 @@ int tui_run(struct app *a)
 	setlocale(LC_NUMERIC, "C");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	t.stats = app_stats_state(a);
-	err = term_start(&scr);
+	err = term_start(&scr, msg, sizeof(msg));
 	if (err) {
-		fprintf(stderr, "ebpftop: cannot drive terminal type '%s': set TERM, or use -b for text output\n",
-			getenv("TERM") ? getenv("TERM") : "(unset)");
+		fprintf(stderr, "ebpftop: %s\n", msg);
 		return err;
 	}
 	err = run_loop(&t);
