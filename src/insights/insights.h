@@ -27,7 +27,7 @@ struct insight_call {
 
 struct insight_subprog {
 	char *name;		/* from BTF func_info; "" without BTF */
-	uint32_t insns;		/* translated instruction slots */
+	uint32_t insns;		/* translated instructions (a 64-bit load counts once) */
 	uint32_t jited_len;	/* bytes of JIT code; 0 if unknown */
 	uint32_t calls;		/* bpf2bpf call sites that reach it */
 };
@@ -71,6 +71,9 @@ void prog_insights_clear(struct prog_insights *p);
  * size that use nothing beyond v1 or v2.
  */
 const char *isa_advice(const struct prog_insights *p);
+
+/* Lines insights_describe() writes at most. */
+#define INSIGHT_LINES_MAX 8
 
 /* One "label  text" line of the details pane. */
 #define INSIGHT_LINE_MAX 1024

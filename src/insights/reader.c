@@ -544,11 +544,18 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 			p->subprogs[i].jited_len = flens[i];
 	}
 	starts[p->nr_subprogs] = (uint32_t)n;
-	for (uint32_t i = 0; i < p->nr_subprogs; i++)
-		p->subprogs[i].insns = starts[i + 1] > starts[i] ?
-					       starts[i + 1] - starts[i] : 0;
 	if (!nfi && p->nr_subprogs == 1)
-		p->subprogs[0].insns = (uint32_t)n;
+		starts[1] = (uint32_t)n;
+	/* Instructions, as the ISA counts them: a 64-bit load counts once. */
+	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
+		uint32_t end = starts[i + 1] < n ? starts[i + 1] : (uint32_t)n;
+
+		for (uint32_t k = starts[i]; k < end; k++) {
+			p->subprogs[i].insns++;
+			if (insns[k].code == (BPF_LD | BPF_DW | BPF_IMM))
+				k++;
+		}
+	}
 	read_subprog_names(fi, nfi, info.btf_id, p);
 
 	/* Calls: helpers, kfuncs, bpf2bpf, tail calls. */
