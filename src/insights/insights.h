@@ -26,7 +26,7 @@ struct insight_call {
 };
 
 struct insight_subprog {
-	char *name;		/* from BTF func_info; "" without BTF */
+	char *name;		/* from BTF func_info; NULL without BTF */
 	uint32_t insns;		/* translated instructions (a 64-bit load counts once) */
 	uint32_t jited_len;	/* bytes of JIT code; 0 if unknown */
 	uint32_t calls;		/* bpf2bpf call sites that reach it */

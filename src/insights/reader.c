@@ -457,7 +457,7 @@ static void read_subprog_names(const struct bpf_func_info *fi, uint32_t nfi,
 
 			s = t ? btf__name_by_offset(btf, t->name_off) : NULL;
 		}
-		p->subprogs[i].name = strdup(s ? s : "");
+		p->subprogs[i].name = s && *s ? strdup(s) : NULL;
 	}
 	btf__free(btf);
 }
