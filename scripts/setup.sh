@@ -16,7 +16,7 @@ build=${BUILD_DIR:-$top/build}
 # Tests: tmux (TUI), iproute2 (veth, netns), procps/util-linux (ps, setpriv), man-db/groff (man page),
 # qemu-system-x86/busybox-static (the profiler's VM tier: Debian's cloud kernel under QEMU).
 packages="gcc make autoconf automake pkg-config \
-libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev \
+libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev libpcap-dev jq \
 clang llvm bpftool clang-19 llvm-19 \
 tmux iproute2 procps util-linux man-db groff-base \
 qemu-system-x86 busybox-static"

@@ -19,10 +19,10 @@ const struct cli_option cli_options[] = {
 	{ "iterations", 'n', "N", "exit after N refreshes (TUI and batch)" },
 	{ "batch", 'b', NULL, "no TUI: print a text table per refresh to stdout" },
 	{ "json", 'j', NULL, "batch output as JSON Lines, one object per refresh (implies -b)" },
-	{ "sort", 's', "KEY", "initial sort: cpu (default), nsrun, runs, id, name, type, runcnt, runtime" },
+	{ "sort", 's', "KEY", "initial sort" },	/* the keys follow, from the column table */
 	{ "filter", 'f', "TEXT", "show programs whose name, type or owner contains TEXT" },
 	{ "no-stats", 0, NULL, "do not turn run-time stats on at start" },
-	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30)" },
+	{ "regress-threshold", 0, "PCT", "flag a program whose ns/run rises PCT percent or more above its baseline, 1 to 1000 (default 30; 25 with --compare)" },
 	{ "regress-window", 0, "N", "refreshes in a row a rise must last to be flagged (and a recovery to clear it), 1 to 100 (default 3)" },
 	{ "demo", 0, NULL, "run the demo workload: an XDP classifier on a private veth pair, fed with UDP traffic" },
 	{ "demo-pps", 0, "N", "demo traffic in packets per second, 1 to 1000000 (default 20000; needs --demo)" },
@@ -30,6 +30,16 @@ const struct cli_option cli_options[] = {
 	{ "profile", 'p', "ID", "profile program ID from the start: fentry/fexit counters per run (TUI and batch)" },
 	{ "events", 'e', "LIST", "profiler events, comma-separated: presets default, topdown, cache, tlb, sw, or libpfm4 event strings" },
 	{ "list-events", 0, NULL, "print the presets and their event encodings on this machine, then exit" },
+	{ "bench", 0, "FILE", "benchmark the packet programs of BPF object FILE with BPF_PROG_TEST_RUN, then exit" },
+	{ "bench-prog", 0, "NAMES", "benchmark only these programs of the object, comma-separated" },
+	{ "bench-set", 0, "NAME=VALUE", "set integer global NAME (.rodata, .data, .bss) of the object before load; repeatable" },
+	{ "bench-rounds", 0, "K", "benchmark rounds per program, 1 to 1000 (default 10)" },
+	{ "bench-round-ms", 0, "MS", "target length of one round in milliseconds, 1 to 10000 (default 75)" },
+	{ "pcap", 0, "FILE", "feed the benchmark every packet of this capture (Ethernet) instead of the built-in IPv4/UDP set" },
+	{ "bmf", 0, NULL, "write Bencher Metric Format JSON to stdout (--bench, or -b with -n)" },
+	{ "record", 0, "FILE", "write the measurements as a baseline to FILE (--bench, or -b with -n)" },
+	{ "compare", 0, "FILE", "judge this run against baseline FILE; exit 3 if a program regressed" },
+	{ "report", 0, "FORMAT", "benchmark tables as text (default) or md (Markdown, for CI job summaries)" },
 	{ "version", 'V', NULL, "print the version and exit" },
 	{ "help", 'h', NULL, "print this help and exit" },
 };
@@ -51,7 +61,8 @@ void cli_usage(FILE *f)
 		   "second, CPU share, owners.\n\nOptions:\n");
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		const struct cli_option *o = &cli_options[i];
-		char left[48];
+		const char *help = o->help;
+		char left[48], keys[160], sort_help[200];
 
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
@@ -60,15 +71,21 @@ void cli_usage(FILE *f)
 		else
 			snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
+		if (o->short_name == 's') {
+			snprintf(sort_help, sizeof(sort_help), "%s: %s", o->help,
+				 col_sort_names(keys, sizeof(keys), CLI_SORT_DEFAULT));
+			help = sort_help;
+		}
 		/* Long option names get a line of their own. */
 		if (strlen(left) > 22)
-			fprintf(f, "  %s\n  %-22s %s\n", left, "", o->help);
+			fprintf(f, "  %s\n  %-22s %s\n", left, "", help);
 		else
-			fprintf(f, "  %-22s %s\n", left, o->help);
+			fprintf(f, "  %-22s %s\n", left, help);
 	}
 	fprintf(f, "\nKeys in the TUI: press h, ? or F1. "
 		   "See ebpftop(8) for fields and overhead.\n"
-		   "Exit status: 0 success, 1 runtime failure, 2 bad usage.\n");
+		   "Exit status: 0 success, 1 runtime failure, 2 bad usage, 3 --compare found\n"
+		   "a regression.\n");
 }
 
 /*
@@ -269,6 +286,128 @@ static int parse_regress_option(const char *name, const char *arg,
 		    arg, REGRESS_THRESHOLD_MIN, REGRESS_THRESHOLD_MAX);
 }
 
+/* NAME=VALUE with a C identifier and a whole number (decimal or 0x hex). */
+static int check_bench_set(const char *s, char *err, size_t errlen)
+{
+	const char *eq = strchr(s, '='), *v;
+	size_t n = eq ? (size_t)(eq - s) : 0;
+	char *end;
+
+	if (!eq || !n || strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") != n ||
+	    (*s >= '0' && *s <= '9'))
+		return msg_fail(err, errlen, -EINVAL, "--bench-set: '%s' is not NAME=VALUE with NAME a C identifier", s);
+	v = eq + 1;
+	errno = 0;
+	if (*v == '-')
+		(void)strtoll(v, &end, 0);
+	else
+		(void)strtoull(v, &end, 0);
+	if (!*v || *end || errno || *v == '+' || *v == ' ')
+		return msg_fail(err, errlen, -EINVAL, "--bench-set: '%s' is not a whole number (in '%s')", v, s);
+	return 0;
+}
+
+static bool is_bench_option(const char *name)
+{
+	static const char *const names[] = { "bench", "bench-prog", "bench-set",
+		"bench-rounds", "bench-round-ms", "pcap", "bmf", "record",
+		"compare", "report" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* --bench and the options of the CI gate. */
+static int parse_bench_option(const char *name, const char *arg,
+			      struct ebpftop_opts *o, char *err, size_t errlen)
+{
+	unsigned long n;
+
+	if (!strcmp(name, "bench")) {
+		if (!*arg)
+			return msg_fail(err, errlen, -EINVAL, "--bench: the file name is empty");
+		o->bench = arg;
+	} else if (!strcmp(name, "bench-prog")) {
+		size_t len = strlen(arg);
+
+		if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+			return msg_fail(err, errlen, -EINVAL, "--bench-prog: empty program name in '%s'", arg);
+		o->bench_progs = arg;
+	} else if (!strcmp(name, "bench-set")) {
+		if (check_bench_set(arg, err, errlen))
+			return -EINVAL;
+		if (o->nr_bench_sets == CLI_BENCH_SETS_MAX)
+			return msg_fail(err, errlen, -EINVAL, "--bench-set: more than %d settings", CLI_BENCH_SETS_MAX);
+		o->bench_sets[o->nr_bench_sets++] = arg;
+	} else if (!strcmp(name, "bench-rounds")) {
+		if (parse_count(arg, 1000, &n))
+			return msg_fail(err, errlen, -EINVAL, "--bench-rounds: '%s' is not a whole number from 1 to 1000", arg);
+		o->bench_rounds = (unsigned int)n;
+	} else if (!strcmp(name, "bench-round-ms")) {
+		if (parse_count(arg, 10000, &n))
+			return msg_fail(err, errlen, -EINVAL, "--bench-round-ms: '%s' is not a whole number from 1 to 10000", arg);
+		o->bench_round_ms = (unsigned int)n;
+	} else if (!strcmp(name, "pcap")) {
+		if (!*arg)
+			return msg_fail(err, errlen, -EINVAL, "--pcap: the file name is empty");
+		o->pcap = arg;
+	} else if (!strcmp(name, "bmf")) {
+		o->bmf = true;
+	} else if (!strcmp(name, "record")) {
+		if (!*arg)
+			return msg_fail(err, errlen, -EINVAL, "--record: the file name is empty");
+		o->record = arg;
+	} else if (!strcmp(name, "compare")) {
+		if (!*arg)
+			return msg_fail(err, errlen, -EINVAL, "--compare: the file name is empty");
+		o->compare = arg;
+	} else if (!strcmp(name, "report")) {
+		if (strcmp(arg, "md") && strcmp(arg, "text"))
+			return msg_fail(err, errlen, -EINVAL, "--report: unknown format '%s' (use text or md)", arg);
+		o->report_md = !strcmp(arg, "md");
+	} else {
+		return msg_fail(err, errlen, -EINVAL, "unhandled option");
+	}
+	return 0;
+}
+
+/* Which options go together: --bench and live batch mode. */
+static int check_bench_combination(const struct ebpftop_opts *o, char *err,
+				   size_t errlen)
+{
+	const char *gate = o->bmf ? "--bmf" : o->record ? "--record" :
+			   o->compare ? "--compare" : NULL;
+
+	if (!o->bench) {
+		if (o->bench_progs)
+			return msg_fail(err, errlen, -EINVAL, "--bench-prog needs --bench");
+		if (o->nr_bench_sets)
+			return msg_fail(err, errlen, -EINVAL, "--bench-set needs --bench");
+		if (o->bench_rounds)
+			return msg_fail(err, errlen, -EINVAL, "--bench-rounds needs --bench");
+		if (o->bench_round_ms)
+			return msg_fail(err, errlen, -EINVAL, "--bench-round-ms needs --bench");
+		if (o->pcap)
+			return msg_fail(err, errlen, -EINVAL, "--pcap needs --bench");
+		if (gate && !o->batch)
+			return msg_fail(err, errlen, -EINVAL, "%s needs --bench, or batch mode (-b) with -n", gate);
+		if (gate && !o->iterations)
+			return msg_fail(err, errlen, -EINVAL, "%s in batch mode needs -n N (the refreshes to measure)", gate);
+		if (gate && o->json)
+			return msg_fail(err, errlen, -EINVAL, "%s and --json both want stdout: use -b", gate);
+		return 0;
+	}
+	if (o->batch || o->json)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop -b/-j");
+	if (o->demo)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --demo");
+	if (o->profile_id)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --profile");
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 	      size_t errlen)
 {
@@ -279,7 +418,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 
 	memset(o, 0, sizeof(*o));
 	o->delay_s = 1.0;
-	o->sort = SORT_CPU;
+	o->sort = CLI_SORT_DEFAULT;
 	o->regress_threshold = REGRESS_THRESHOLD_DEFAULT;
 	o->regress_window = REGRESS_WINDOW_DEFAULT;
 
@@ -347,12 +486,16 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			o->json = true;
 			o->batch = true;
 			break;
-		case 's':
-			if (sort_key_parse(arg, &o->sort))
+		case 's': {
+			char keys[160];
+
+			if (col_parse_sort(arg, &o->sort))
 				return msg_fail(err, errlen, -EINVAL,
 					    "--sort: unknown key '%s' (use one of: %s)",
-					    arg, sort_key_names());
+					    arg, col_sort_names(keys, sizeof(keys),
+								COL__MAX));
 			break;
+		}
 		case 'f':
 			o->filter = *arg ? arg : NULL;
 			break;
@@ -397,6 +540,18 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 					arg, o, err, errlen);
 				if (ret)
 					return ret;
+				if (!strcmp(cli_options[c - OPT_LONG_BASE].long_name,
+					    "regress-threshold"))
+					o->regress_threshold_set = true;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    is_bench_option(cli_options[c - OPT_LONG_BASE].long_name)) {
+				ret = parse_bench_option(
+					cli_options[c - OPT_LONG_BASE].long_name,
+					arg, o, err, errlen);
+				if (ret)
+					return ret;
 				break;
 			}
 			if (c >= OPT_LONG_BASE &&
@@ -420,5 +575,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 		return msg_fail(err, errlen, -EINVAL, "--demo-regress-after needs --demo");
 	if (!o->demo_pps)
 		o->demo_pps = CLI_DEMO_PPS_DEFAULT;
+	if (action == CLI_RUN && check_bench_combination(o, err, errlen))
+		return -EINVAL;
 	return action;
 }

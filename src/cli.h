@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/sort.h"
+#include "analysis/columns.h"
+
+#define CLI_BENCH_SETS_MAX 32
 
 struct ebpftop_opts {
 	double delay_s;		/* refresh interval */
@@ -15,7 +17,7 @@ struct ebpftop_opts {
 	bool batch;
 	bool json;
 	bool no_stats;
-	enum sort_key sort;
+	enum col sort;		/* a column with a sort name */
 	const char *filter;	/* NULL: everything */
 	double regress_threshold; /* percent above baseline that is flagged */
 	unsigned int regress_window; /* refreshes in a row to flag or clear */
@@ -24,6 +26,19 @@ struct ebpftop_opts {
 	double demo_regress_after; /* land the regression after; 0: never */
 	uint32_t profile_id;	/* -p: profile this program from the start; 0: none */
 	const char *events;	/* -e: profiler events; NULL: the default preset */
+	bool regress_threshold_set; /* given on the command line */
+	/* --bench and the CI gate (src/bench/) */
+	const char *bench;	/* --bench FILE.bpf.o; NULL: live */
+	const char *bench_progs; /* --bench-prog a,b; NULL: every packet program */
+	const char *bench_sets[CLI_BENCH_SETS_MAX]; /* --bench-set NAME=VALUE */
+	unsigned int nr_bench_sets;
+	unsigned int bench_rounds; /* --bench-rounds */
+	unsigned int bench_round_ms; /* --bench-round-ms */
+	const char *pcap;	/* --pcap FILE; NULL: the built-in packets */
+	bool bmf;		/* --bmf: Bencher Metric Format on stdout */
+	const char *record;	/* --record FILE */
+	const char *compare;	/* --compare FILE */
+	bool report_md;		/* --report md */
 };
 
 enum cli_action {
@@ -44,6 +59,7 @@ struct cli_option {
 extern const struct cli_option cli_options[];
 extern const size_t cli_nr_options;
 
+#define CLI_SORT_DEFAULT COL_CPU
 #define CLI_DELAY_MIN 0.1
 #define CLI_DELAY_MAX 86400.0
 /* The largest -n: a count of refreshes that fits in 32 bits. */

@@ -9,6 +9,7 @@
 
 #include "analysis/sort.h"
 #include "app.h"
+#include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
 #include "output/batch.h"
@@ -37,29 +38,7 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	x->demo = d;
 }
 
-/* Copy, filter and sort the snapshot's rows for printing. */
-static size_t view_rows(const struct app *a, struct prog_row **view,
-			size_t *cap)
-{
-	const struct snapshot *s = &a->snap;
-	size_t n;
-
-	if (s->nr_rows > *cap) {
-		struct prog_row *v = realloc(*view, s->nr_rows * sizeof(*v));
-
-		if (!v)
-			return 0;
-		*view = v;
-		*cap = s->nr_rows;
-	}
-	if (s->nr_rows)
-		memcpy(*view, s->rows, s->nr_rows * sizeof(**view));
-	n = rows_filter(*view, s->nr_rows, a->opts->filter);
-	rows_sort(*view, n, a->opts->sort);
-	return n;
-}
-
-static int run_batch(struct app *a)
+static int run_batch(struct app *a, struct live_gate *gate)
 {
 	const struct ebpftop_opts *o = a->opts;
 	unsigned long long next = mono_now_ns();
@@ -89,14 +68,16 @@ static int run_batch(struct app *a)
 			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
 			a->prof_msg[0] = '\0';
 		}
-		n = view_rows(a, &view, &cap);
-		if (a->snap.nr_rows && !view) {
+		if (rows_view(&a->snap, o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
 		batch_extras(a, &extra, &demo);
-		if (o->json)
+		live_gate__refresh(gate, &a->snap, view, n);
+		if (o->bmf)
+			;	/* stdout is for the Bencher Metric Format at the end */
+		else if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
 			batch_print_text_x(stdout, &a->snap, view, n, &extra);
@@ -139,8 +120,9 @@ int main(int argc, char **argv)
 {
 	struct ebpftop_opts opts;
 	char msg[256];
+	struct live_gate *gate = NULL;
 	struct app app;
-	int action, err;
+	int action, err, status;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
 	if (action < 0) {
@@ -175,10 +157,22 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opts.bench)
+		return bench_main(&opts);
+	if (opts.batch && (opts.bmf || opts.record || opts.compare)) {
+		err = live_gate__new(&opts, NULL, &gate, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "ebpftop: %s\n",
+				err == -EINVAL ? msg : strerror(-err));
+			return err == -EINVAL ? 2 : 1;
+		}
+	}
+
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
+		live_gate__free(gate);
 		return 1;
 	}
 	if (opts.profile_id &&
@@ -187,11 +181,18 @@ int main(int argc, char **argv)
 		if (opts.batch) {
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
+			live_gate__free(gate);
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
 	}
-	err = opts.batch ? run_batch(&app) : tui_run(&app);
+	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);
-	return err ? 1 : 0;
+	status = err ? 1 : 0;
+	if (gate && !err) {
+		/* The measured rounds: BMF, baseline, verdicts (exit 3). */
+		status = live_gate__finish(gate);
+	}
+	live_gate__free(gate);
+	return status;
 }

@@ -119,7 +119,7 @@ static void test_defaults(void **state)
 	assert_false(o.batch);
 	assert_false(o.json);
 	assert_false(o.no_stats);
-	assert_int_equal(o.sort, SORT_CPU);
+	assert_int_equal(o.sort, COL_CPU);
 	assert_null(o.filter);
 }
 
@@ -264,9 +264,9 @@ static void test_sort_option(void **state)
 	char eq[64];
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		enum sort_key k;
+		enum col k;
 
-		assert_int_equal(sort_key_parse(keys[i], &k), 0);
+		assert_int_equal(col_parse_sort(keys[i], &k), 0);
 		assert_parses(CLI_RUN, &o, "-s", keys[i]);
 		assert_int_equal(o.sort, k);
 		snprintf(eq, sizeof(eq), "--sort=%s", keys[i]);
@@ -412,7 +412,7 @@ static void test_parse_twice(void **state)
 	assert_parses(CLI_HELP, &o, "-h");
 	assert_parses(CLI_RUN, &o, (const char *)NULL);
 	assert_parses(CLI_RUN, &o, "-s", "name");
-	assert_int_equal(o.sort, SORT_NAME);
+	assert_int_equal(o.sort, COL_NAME);
 }
 
 /* --demo and its two settings, which need it. */

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The key table, --help and the man page agree: every key name of the
- * table is in the man page's KEYS section, every option of cli_options[]
- * is in its OPTIONS section and in cli_usage(), and the table itself is
- * consistent (help for every binding, no key bound twice).
+ * The key table, the column table, --help and the man page agree: every
+ * key name of the key table is in the man page's KEYS section, every
+ * option of cli_options[] is in its OPTIONS section and in cli_usage(),
+ * every column of the column table is described in FIELDS (and FIELDS
+ * describes no other), and the tables themselves are consistent.
  *
- * The man page comes from $EBPFTOP_MAN, or argv[1], or
- * $top_srcdir/man/ebpftop.8.
+ * The man page is read as groff renders it (as man(1) shows it), from
+ * $EBPFTOP_MAN, or argv[1], or $top_srcdir/man/ebpftop.8; groff must
+ * render it without a warning.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,69 +24,107 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <curses.h>
 
+#include "analysis/columns.h"
 #include "cli.h"
 #include "ui/keymap.h"
 
 static const char *man_path;
 static char *man_text;
 
-/* ---- reading the man page ------------------------------------------------ */
+/* ---- rendering the man page ---------------------------------------------- */
 
-static char *slurp(const char *path)
+/* All of @fd, NUL-terminated (malloc'd; NULL on a read error). */
+static char *read_all(int fd)
 {
-	FILE *f = fopen(path, "re");
+	size_t len = 0, cap = 0;
 	char *s = NULL;
-	size_t len = 0, n;
-	char buf[4096];
 
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		char *t = realloc(s, len + n + 1);
+	for (;;) {
+		ssize_t n;
 
-		if (!t) {
+		if (len + 4096 + 1 > cap) {
+			char *t = realloc(s, cap = cap ? cap * 2 : 65536);
+
+			if (!t) {
+				free(s);
+				return NULL;
+			}
+			s = t;
+		}
+		n = read(fd, s + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
 			free(s);
-			fclose(f);
 			return NULL;
 		}
-		s = t;
-		memcpy(s + len, buf, n);
-		len += n;
+		if (!n)
+			break;
+		len += (size_t)n;
 	}
-	fclose(f);
-	if (!s)
-		s = calloc(1, 1);
-	else
-		s[len] = '\0';
+	s[len] = '\0';
 	return s;
 }
 
-/* Whether roff line @line is ".SH NAME" (NAME quoted or not, any case). */
-static bool is_section(const char *line, size_t len, const char *name)
+/*
+ * The page as plain text: groff's man macros, ASCII, no bold or
+ * underline, no hyphenation, lines long enough that a tag or a sentence
+ * seldom wraps. Warnings (-ww) go to @warnings.
+ */
+static char *render(const char *path, char **warnings)
 {
-	size_t nl = strlen(name);
+	int out[2];
+	FILE *err = tmpfile();
+	pid_t pid;
+	char *text;
+	int status;
 
-	if (len < 4 || strncmp(line, ".SH", 3) || !isspace((unsigned char)line[3]))
-		return false;
-	line += 3;
-	len -= 3;
-	while (len && (isspace((unsigned char)*line) || *line == '"')) {
-		line++;
-		len--;
+	*warnings = NULL;
+	if (!err || pipe(out))
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (!pid) {
+		dup2(out[1], STDOUT_FILENO);
+		dup2(fileno(err), STDERR_FILENO);
+		close(out[0]);
+		close(out[1]);
+		execlp("groff", "groff", "-ww", "-man", "-Tascii", "-rLL=200n",
+		       "-rHY=0", "-P-cbou", path, (char *)NULL);
+		fprintf(stderr, "cannot run groff: %s\n", strerror(errno));
+		_exit(127);
 	}
-	while (len && (isspace((unsigned char)line[len - 1]) ||
-		       line[len - 1] == '"'))
-		len--;
-	return len == nl && !strncasecmp(line, name, nl);
+	close(out[1]);
+	text = read_all(out[0]);
+	close(out[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rewind(err);
+	*warnings = read_all(fileno(err));
+	fclose(err);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "groff failed on %s: %s\n", path,
+			*warnings ? *warnings : "");
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
-/* The raw lines of section @name (malloc'd; NULL if there is none). */
+/*
+ * The lines of section @name (malloc'd; NULL if there is none): after its
+ * heading, a line of its own at the left margin, up to the next heading.
+ */
 static char *section(const char *text, const char *name)
 {
+	size_t nl = strlen(name);
 	const char *p = text, *start = NULL;
 	char *s;
 
@@ -90,158 +132,19 @@ static char *section(const char *text, const char *name)
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
 
-		if (start && len >= 3 && !strncmp(p, ".SH", 3))
+		while (len && p[len - 1] == ' ')
+			len--;
+		if (start && len && !isspace((unsigned char)*p))
 			break;
-		if (!start && is_section(p, len, name))
+		if (!start && len == nl && !strncmp(p, name, nl))
 			start = eol ? eol + 1 : p + len;
-		p += len + (eol ? 1 : 0);
+		p = eol ? eol + 1 : p + strlen(p);
 	}
 	if (!start)
 		return NULL;
 	s = strndup(start, (size_t)(p - start));
 	assert_non_null(s);
 	return s;
-}
-
-/* Named roff characters that may stand for a key. */
-static const struct {
-	const char *name, *text;
-} roff_chars[] = {
-	{ "aq", "'" }, { "dq", "\"" }, { "lq", "\"" }, { "rq", "\"" },
-	{ "la", "<" }, { "ra", ">" },	{ "rs", "\\" }, { "sl", "/" },
-	{ "ti", "~" }, { "ha", "^" },	{ "em", "-" },	{ "en", "-" },
-	{ "hy", "-" }, { "bu", "*" },	{ "sp", " " },	{ "ua", "Up" },
-	{ "da", "Down" }, { "<-", "Left" }, { "->", "Right" },
-};
-
-static void put_named(char *out, size_t *o, const char *name, size_t nlen)
-{
-	for (size_t i = 0; i < sizeof(roff_chars) / sizeof(roff_chars[0]); i++) {
-		if (strlen(roff_chars[i].name) == nlen &&
-		    !strncmp(roff_chars[i].name, name, nlen)) {
-			size_t l = strlen(roff_chars[i].text);
-
-			memcpy(out + *o, roff_chars[i].text, l);
-			*o += l;
-			return;
-		}
-	}
-	out[(*o)++] = ' ';
-}
-
-/*
- * Roff text as it reads: escapes resolved, font changes dropped, request
- * names dropped (their arguments kept, unquoted), comments dropped.
- * When @keep_minus, "\-" stays as it is (for matching options exactly).
- */
-static char *plain(const char *roff, bool keep_minus)
-{
-	size_t len = strlen(roff), o = 0;
-	char *out = malloc(len * 4 + 1);
-	bool bol = true;
-
-	assert_non_null(out);
-	for (size_t i = 0; i < len;) {
-		char c = roff[i];
-
-		if (bol && (c == '.' || c == '\'')) {
-			/* Comment lines go, request names go. */
-			if (!strncmp(roff + i + 1, "\\\"", 2)) {
-				while (i < len && roff[i] != '\n')
-					i++;
-				continue;
-			}
-			i++;
-			while (i < len && !isspace((unsigned char)roff[i]))
-				i++;
-			out[o++] = ' ';
-			bol = false;
-			continue;
-		}
-		bol = false;
-		if (c == '\n') {
-			out[o++] = '\n';
-			bol = true;
-			i++;
-			continue;
-		}
-		if (c == '"') {
-			out[o++] = ' ';
-			i++;
-			continue;
-		}
-		if (c != '\\' || i + 1 >= len) {
-			out[o++] = c;
-			i++;
-			continue;
-		}
-		c = roff[i + 1];
-		i += 2;
-		switch (c) {
-		case 'f':	/* \fB \f(CW \f[B] */
-			if (i < len && roff[i] == '(')
-				i += 3;
-			else if (i < len && roff[i] == '[')
-				while (i < len && roff[i++] != ']')
-					;
-			else
-				i++;
-			break;
-		case 's':	/* \s-1 \s0 \s+2 */
-			if (i < len && (roff[i] == '-' || roff[i] == '+'))
-				i++;
-			while (i < len && isdigit((unsigned char)roff[i]))
-				i++;
-			break;
-		case '(':
-			put_named(out, &o, roff + i, 2);
-			i += 2;
-			break;
-		case '[': {
-			size_t s = i;
-
-			while (i < len && roff[i] != ']')
-				i++;
-			put_named(out, &o, roff + s, i - s);
-			i++;
-			break;
-		}
-		case '*':	/* strings: \*(xx \*[xx] \*x */
-			if (i < len && roff[i] == '(')
-				i += 3;
-			else if (i < len && roff[i] == '[')
-				while (i < len && roff[i++] != ']')
-					;
-			else
-				i++;
-			break;
-		case '-':
-			if (keep_minus)
-				out[o++] = '\\';
-			out[o++] = '-';
-			break;
-		case 'e':
-		case '\\':
-			out[o++] = '\\';
-			break;
-		case '&':
-		case '|':
-		case '^':
-		case 'c':
-		case '\n':
-			break;
-		case ' ':
-		case '~':
-		case '0':
-			out[o++] = ' ';
-			break;
-		default:
-			out[o++] = c;
-			break;
-		}
-	}
-	out[o] = '\0';
-	return out;
 }
 
 /* Whether @tok names key @name: exactly, or with sentence punctuation. */
@@ -289,8 +192,8 @@ static bool has_token(const char *text, const char *name)
 
 /*
  * Whether @s contains @needle not glued to a longer word: the byte before
- * is not a letter, digit or '-', and the text after does not continue the
- * word (a letter, digit, '-', or an escaped "\-").
+ * is not a letter, digit or '-', and the one after not a letter, digit
+ * or '-' either ("--no" is not in "--no-stats", "-d" not in "--delay").
  */
 static bool has_word(const char *s, const char *needle)
 {
@@ -301,48 +204,40 @@ static bool has_word(const char *s, const char *needle)
 
 		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '-'))
 			continue;
-		if (isalnum((unsigned char)*a) || *a == '-' ||
-		    (a[0] == '\\' && a[1] == '-'))
+		if (isalnum((unsigned char)*a) || *a == '-')
 			continue;
 		return true;
 	}
 	return false;
 }
 
-/* "no-stats" -> "\-\-no\-stats"; 'd' -> "\-d". */
-static void roff_option(char *buf, size_t len, const char *lng, char shrt)
-{
-	size_t o = 0;
-
-	if (!lng) {
-		snprintf(buf, len, "\\-%c", shrt);
-		return;
-	}
-	o += (size_t)snprintf(buf, len, "\\-\\-");
-	for (const char *p = lng; *p && o + 3 < len; p++) {
-		if (*p == '-')
-			buf[o++] = '\\';
-		buf[o++] = *p;
-	}
-	buf[o] = '\0';
-}
-
 static int group_setup(void **state)
 {
 	const char *top = getenv("top_srcdir");
 	static char path[4096];
+	char *warnings;
 
 	if (!man_path || !*man_path) {
 		snprintf(path, sizeof(path), "%s/man/ebpftop.8",
 			 top && *top ? top : ".");
 		man_path = path;
 	}
-	man_text = slurp(man_path);
-	if (!man_text) {
+	if (access(man_path, R_OK)) {
 		fprintf(stderr, "cannot read the man page %s: %s\n", man_path,
 			strerror(errno));
 		return -1;
 	}
+	man_text = render(man_path, &warnings);
+	if (!man_text) {
+		free(warnings);
+		return -1;
+	}
+	if (warnings && *warnings) {
+		fprintf(stderr, "groff warns about %s:\n%s", man_path, warnings);
+		free(warnings);
+		return -1;
+	}
+	free(warnings);
 	return 0;
 }
 
@@ -486,12 +381,11 @@ static void test_no_key_bound_twice(void **state)
 
 static void test_man_keys(void **state)
 {
-	char *raw = section(man_text, "KEYS"), *text;
+	char *text = section(man_text, "KEYS");
 	char missing[512] = "";
 
-	if (!raw)
+	if (!text)
 		fail_msg("%s has no KEYS section (.SH KEYS)", man_path);
-	text = plain(raw, false);
 	for (size_t i = 0; i < keymap_len; i++) {
 		for (int n = 0; n < nr_names(&keymap[i]); n++) {
 			if (!has_token(text, keymap[i].names[n]))
@@ -501,7 +395,6 @@ static void test_man_keys(void **state)
 		}
 	}
 	free(text);
-	free(raw);
 	if (missing[0])
 		fail_msg("keys missing from the KEYS section of %s:%s", man_path,
 			 missing);
@@ -509,33 +402,194 @@ static void test_man_keys(void **state)
 
 static void test_man_options(void **state)
 {
-	char *raw = section(man_text, "OPTIONS"), *text;
+	char *text = section(man_text, "OPTIONS");
 	char missing[1024] = "", want[64];
 
-	if (!raw)
+	if (!text)
 		fail_msg("%s has no OPTIONS section (.SH OPTIONS)", man_path);
-	/* Font changes dropped, "\-" kept: options must be written \-\-name. */
-	text = plain(raw, true);
 	for (size_t i = 0; i < cli_nr_options; i++) {
 		const struct cli_option *o = &cli_options[i];
 
-		roff_option(want, sizeof(want), o->long_name, 0);
+		snprintf(want, sizeof(want), "--%s", o->long_name);
 		if (!has_word(text, want))
 			snprintf(missing + strlen(missing),
 				 sizeof(missing) - strlen(missing), " %s", want);
 		if (o->short_name) {
-			roff_option(want, sizeof(want), NULL, o->short_name);
+			snprintf(want, sizeof(want), "-%c", o->short_name);
 			if (!has_word(text, want))
 				snprintf(missing + strlen(missing),
 					 sizeof(missing) - strlen(missing),
 					 " %s", want);
 		}
 	}
+	/* -s names every sort key of the column table. */
+	for (int c = 0; c < COL__MAX; c++) {
+		if (col_table[c].sort_name &&
+		    !has_token(text, col_table[c].sort_name))
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing),
+				 " -s %s", col_table[c].sort_name);
+	}
 	free(text);
-	free(raw);
 	if (missing[0])
-		fail_msg("options missing from the OPTIONS section of %s (written as in roff):%s",
+		fail_msg("options missing from the OPTIONS section of %s:%s",
 			 man_path, missing);
+}
+
+/* ---- the column table ---------------------------------------------------- */
+
+/* The column whose full-screen or batch label is @label (@len bytes). */
+static int column_by_label(const char *label, size_t len)
+{
+	for (int c = 0; c < COL__MAX; c++) {
+		const struct col_def *d = &col_table[c];
+
+		if (d->label && strlen(d->label) == len &&
+		    !strncmp(d->label, label, len))
+			return c;
+		if (d->text_label && strlen(d->text_label) == len &&
+		    !strncmp(d->text_label, label, len))
+			return c;
+	}
+	return -1;
+}
+
+/*
+ * Every column has an entry in FIELDS: a tag line "LABEL (json_key)",
+ * "TEXT_LABEL, LABEL (json_key)" or, JSON only, "(json_key)"; and every
+ * such entry is a column of the table, with its labels and key.
+ */
+static void test_man_fields(void **state)
+{
+	char *text = section(man_text, "FIELDS");
+	bool seen[COL__MAX] = { false };
+	char missing[512] = "";
+	const char *p;
+	regex_t re;
+
+	if (!text)
+		fail_msg("%s has no FIELDS section (.SH FIELDS)", man_path);
+	assert_int_equal(regcomp(&re, "^       (([A-Z][A-Z_/%]*)(, [A-Z][A-Z_/%]*)*)? ?"
+				      "\\(([a-z_]+)\\)( |$)",
+				 REG_EXTENDED | REG_NEWLINE), 0);
+	for (p = text; *p;) {
+		regmatch_t m[6];
+		const char *eol = strchr(p, '\n'), *l;
+		char line[256];
+		int col = -1;
+
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(eol ? eol - p : (ptrdiff_t)strlen(p)), p);
+		p = eol ? eol + 1 : p + strlen(p);
+		if (regexec(&re, line, 6, m, 0))
+			continue;
+		/* Each label names the same column. */
+		for (l = line + m[1].rm_so; m[1].rm_so >= 0 && l < line + m[1].rm_eo;) {
+			size_t n = strcspn(l, ",");
+			int c;
+
+			if (l + n > line + m[1].rm_eo)
+				n = (size_t)(line + m[1].rm_eo - l);
+			c = column_by_label(l, n);
+			if (c < 0)
+				fail_msg("FIELDS describes %.*s, which is no column: %s",
+					 (int)n, l, line);
+			if (col >= 0 && c != col)
+				fail_msg("FIELDS entry names two columns: %s", line);
+			col = c;
+			l += n;
+			l += strspn(l, ", ");
+		}
+		if (col < 0) {
+			/* "(key)": a column that is in JSON only. */
+			for (int c = 0; c < COL__MAX; c++) {
+				const char *k = col_table[c].json_key;
+
+				if (!col_table[c].label && k &&
+				    strlen(k) == (size_t)(m[4].rm_eo - m[4].rm_so) &&
+				    !strncmp(k, line + m[4].rm_so, strlen(k)))
+					col = c;
+			}
+			if (col < 0)
+				fail_msg("FIELDS describes JSON member %s, which no JSON-only column has",
+					 line);
+		}
+		if (!col_table[col].json_key ||
+		    strncmp(col_table[col].json_key, line + m[4].rm_so,
+			    (size_t)(m[4].rm_eo - m[4].rm_so)) ||
+		    strlen(col_table[col].json_key) !=
+			    (size_t)(m[4].rm_eo - m[4].rm_so))
+			fail_msg("FIELDS gives %s the JSON key %.*s, the table %s",
+				 col_label(col), (int)(m[4].rm_eo - m[4].rm_so),
+				 line + m[4].rm_so,
+				 col_table[col].json_key ? col_table[col].json_key :
+							  "none");
+		/* Both labels, where the batch table has its own. */
+		if (col_table[col].text_label &&
+		    (!strstr(line, col_table[col].text_label) ||
+		     !has_token(line, col_table[col].label)))
+			fail_msg("FIELDS entry %s lacks a label of its column", line);
+		seen[col] = true;
+	}
+	regfree(&re);
+	for (int c = 0; c < COL__MAX; c++) {
+		if (!seen[c])
+			snprintf(missing + strlen(missing),
+				 sizeof(missing) - strlen(missing), " %s",
+				 col_table[c].label ? col_table[c].label :
+						      col_table[c].json_key);
+	}
+	free(text);
+	if (missing[0])
+		fail_msg("columns without an entry in the FIELDS section of %s:%s",
+			 man_path, missing);
+}
+
+/* FIELDS says in which order narrow screens drop columns: the table's. */
+static void test_man_drop_order(void **state)
+{
+	char *text = section(man_text, "FIELDS"), *start, *end;
+	char said[256] = "", want[256] = "";
+	int last = 0;
+
+	if (!text)
+		fail_msg("%s has no FIELDS section", man_path);
+	start = strstr(text, "in this order:");
+	end = start ? strstr(start, "so that") : NULL;
+	if (!start || !end) {
+		free(text);
+		fail_msg("FIELDS does not say \"in this order: ... so that\"");
+		return;
+	}
+	*end = '\0';
+	for (char *tok = strtok(start, " \t\n,;"); tok; tok = strtok(NULL, " \t\n,;")) {
+		size_t n = strlen(tok);
+
+		while (n && strchr(".:", tok[n - 1]))
+			n--;
+		if (column_by_label(tok, n) >= 0)
+			snprintf(said + strlen(said), sizeof(said) - strlen(said),
+				 " %.*s", (int)n, tok);
+	}
+	/* The table's drop ranks, lowest first. */
+	for (;;) {
+		int best = -1;
+
+		for (int c = 0; c < COL__MAX; c++) {
+			if (col_table[c].drop > last &&
+			    (best < 0 || col_table[c].drop < col_table[best].drop))
+				best = c;
+		}
+		if (best < 0)
+			break;
+		last = col_table[best].drop;
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), " %s",
+			 col_table[best].label);
+	}
+	free(text);
+	if (strcmp(said, want))
+		fail_msg("FIELDS drops columns in the order%s, the table in the order%s",
+			 said, want);
 }
 
 static void test_man_sections(void **state)
@@ -612,56 +666,44 @@ static void test_options_unique(void **state)
 	}
 }
 
-/* The matching helpers themselves, on roff written the usual ways. */
+/* The matching helpers themselves, on text as groff renders it. */
 static void test_helpers(void **state)
 {
+	const char *keys, *opts;
 	char *t;
 
-	t = plain(".TP\n.BR Up \", \" k\nselect\n.TP\n\\fBh\\fR, \\fB?\\fR, \\fBF1\\fP\nhelp\n"
-		  ".TP\n.B <\n.TP\n\\fBSpace\\fR\n.\\\" k2 in a comment\n\\(la\n",
-		  false);
-	assert_true(has_token(t, "Up"));
-	assert_true(has_token(t, "k"));
-	assert_true(has_token(t, "h"));
-	assert_true(has_token(t, "?"));
-	assert_true(has_token(t, "F1"));
-	assert_false(has_token(t, "F10"));
-	assert_true(has_token(t, "<"));
-	assert_true(has_token(t, "Space"));
-	assert_false(has_token(t, "k2"));
-	assert_false(has_token(t, "j"));
-	assert_false(has_token(t, "/"));
-	free(t);
-	t = plain("on/off, (q) to quit.", false);
-	assert_false(has_token(t, "/"));
-	assert_true(has_token(t, "q"));
-	free(t);
+	keys = "       Up, k  Select.\n\n       h, ?, F1\n"
+			   "              help\n       <      Sort.\n"
+			   "       Space  Pause; on/off, (q) to quit.\n";
 
-	t = plain(".TP\n.BR \\-d \", \" \\-\\-delay \" \" \\fISECS\\fR\n"
-		  "\\fB\\-\\-no\\-stats\\fR\n\\-\\-iterations\\-x\n", true);
-	assert_true(has_word(t, "\\-d"));
-	assert_true(has_word(t, "\\-\\-delay"));
-	assert_true(has_word(t, "\\-\\-no\\-stats"));
-	assert_false(has_word(t, "\\-\\-no"));
-	assert_false(has_word(t, "\\-\\-iterations"));
-	assert_false(has_word(t, "\\-n"));
-	/* "\-d" inside "\-\-delay" does not count as "\-d". */
-	free(t);
-	t = plain("\\-\\-delay\n", true);
-	assert_false(has_word(t, "\\-d"));
-	free(t);
-	{
-		char buf[64];
+	assert_true(has_token(keys, "Up"));
+	assert_true(has_token(keys, "k"));
+	assert_true(has_token(keys, "h"));
+	assert_true(has_token(keys, "?"));
+	assert_true(has_token(keys, "F1"));
+	assert_false(has_token(keys, "F10"));
+	assert_true(has_token(keys, "<"));
+	assert_true(has_token(keys, "Space"));
+	assert_true(has_token(keys, "q"));
+	assert_false(has_token(keys, "j"));
+	assert_false(has_token(keys, "/"));
 
-		roff_option(buf, sizeof(buf), "no-stats", 0);
-		assert_string_equal(buf, "\\-\\-no\\-stats");
-		roff_option(buf, sizeof(buf), NULL, 'V');
-		assert_string_equal(buf, "\\-V");
-	}
-	t = section(".TH X 8\n.SH \"KEYS\"\nkeys\n.SH OPTIONS\nopts\n", "keys");
-	assert_string_equal(t, "keys\n");
+	opts = "-d, --delay SECS\n--no-stats\n--iterations-x\n";
+	assert_true(has_word(opts, "-d"));
+	assert_true(has_word(opts, "--delay"));
+	assert_true(has_word(opts, "--no-stats"));
+	assert_false(has_word(opts, "--no"));
+	assert_false(has_word(opts, "--iterations"));
+	assert_false(has_word(opts, "-n"));
+	assert_false(has_word("--delay\n", "-d"));
+
+	t = section("NAME\n       x\nKEYS\n       keys\n   Sub\n       more\n"
+		    "OPTIONS\n       opts\n", "KEYS");
+	assert_string_equal(t, "       keys\n   Sub\n       more\n");
 	free(t);
-	assert_null(section(".SH KEYSX\n", "KEYS"));
+	assert_null(section("KEYSX\n", "KEYS"));
+	/* groff renders a page it is given. */
+	assert_non_null(strstr(man_text, "ebpftop"));
 }
 
 int main(int argc, char **argv)
@@ -675,6 +717,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_man_sections),
 		cmocka_unit_test(test_man_options),
 		cmocka_unit_test(test_man_keys),
+		cmocka_unit_test(test_man_fields),
+		cmocka_unit_test(test_man_drop_order),
 	};
 
 	man_path = argc > 1 ? argv[1] : getenv("EBPFTOP_MAN");

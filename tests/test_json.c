@@ -21,7 +21,7 @@
 
 #include "analysis/format.h"
 #include "output/batch.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 /* ---- a memory stream ----------------------------------------------------- */
 

@@ -23,12 +23,24 @@
 #include "ui/layout.h"
 
 /* What a busy machine's table asks for; the flag as the screen sets it. */
-static const struct col_wants busy = {
-	.id = 6, .type = 13, .name = 40, .owners = 30, .flag = 7,
+static const int busy[COL__MAX] = {
+	[COL_ID] = 6, [COL_TYPE] = 13, [COL_NAME] = 40, [COL_OWNERS] = 30,
+	[COL_FLAG] = 7,
 };
-static const struct col_wants quiet = {
-	.id = 2, .type = 3, .name = 4, .owners = 0, .flag = 0,
+static const int quiet[COL__MAX] = {
+	[COL_ID] = 2, [COL_TYPE] = 3, [COL_NAME] = 4, [COL_OWNERS] = 0,
+	[COL_FLAG] = 0,
 };
+
+/* Columns the full-screen table has (JSON-only ones are never shown). */
+static int nr_screen_columns(void)
+{
+	int n = 0;
+
+	for (int c = 0; c < COL__MAX; c++)
+		n += col_table[c].label != NULL;
+	return n;
+}
 
 /*
  * The shown columns run left to right one space apart; returns how many
@@ -56,10 +68,12 @@ static int columns_in_order(const struct col_layout *l, int *used)
 
 static void test_columns_every_width(void **state)
 {
-	const struct col_wants *wants[] = { &busy, &quiet };
+	const int *wants[] = { busy, quiet };
 
 	for (size_t k = 0; k < 2; k++) {
-		for (int sort = 0; sort < SORT__MAX; sort++) {
+		for (int sort = 0; sort < COL__MAX; sort++) {
+			if (!col_table[sort].sort_name)
+				continue;
 			for (int width = 1; width <= 300; width++) {
 				struct col_layout l;
 				int edge;
@@ -70,7 +84,7 @@ static void test_columns_every_width(void **state)
 				assert_true(l.shown[COL_NAME]);
 				assert_true(l.shown[sort]);
 				/* No room taken for a flag nobody has. */
-				if (!wants[k]->flag)
+				if (!wants[k][COL_FLAG])
 					assert_false(l.shown[COL_FLAG]);
 				/*
 				 * Whenever NAME and the sort column fit at
@@ -90,18 +104,19 @@ static void test_columns_wide_and_narrow(void **state)
 	int edge, shown;
 
 	/* Wide: every column, NAME as wide as it asked, OWNERS the rest. */
-	layout_columns(200, &busy, SORT_CPU, &l);
+	layout_columns(200, busy, COL_CPU, &l);
 	shown = columns_in_order(&l, &edge);
-	assert_int_equal(shown, COL__MAX);
-	assert_int_equal(l.w[COL_NAME], busy.name);
+	assert_int_equal(shown, nr_screen_columns());
+	assert_false(l.shown[COL_TAG]);
+	assert_int_equal(l.w[COL_NAME], busy[COL_NAME]);
 	assert_int_equal(edge, 200);
-	assert_true(l.w[COL_OWNERS] >= busy.owners);
-	assert_int_equal(l.w[COL_FLAG], busy.flag);
-	assert_int_equal(l.w[COL_ID], busy.id);
-	assert_int_equal(l.w[COL_TYPE], busy.type);
+	assert_true(l.w[COL_OWNERS] >= busy[COL_OWNERS]);
+	assert_int_equal(l.w[COL_FLAG], busy[COL_FLAG]);
+	assert_int_equal(l.w[COL_ID], busy[COL_ID]);
+	assert_int_equal(l.w[COL_TYPE], busy[COL_TYPE]);
 
 	/* 80 columns: OWNERS goes first, the flag stays. */
-	layout_columns(80, &busy, SORT_CPU, &l);
+	layout_columns(80, busy, COL_CPU, &l);
 	columns_in_order(&l, &edge);
 	assert_false(l.shown[COL_OWNERS]);
 	assert_true(l.shown[COL_FLAG]);
@@ -110,40 +125,42 @@ static void test_columns_wide_and_narrow(void **state)
 	assert_int_equal(edge, 80);
 
 	/* 45 columns: NAME at its least, the sort column, the flag. */
-	layout_columns(45, &busy, SORT_RUNCNT, &l);
+	layout_columns(45, busy, COL_RUNCNT, &l);
 	shown = columns_in_order(&l, &edge);
 	assert_int_equal(shown, 3);
 	assert_true(l.shown[COL_NAME] && l.shown[COL_RUNCNT] &&
 		    l.shown[COL_FLAG]);
 	assert_int_equal(edge, 45);
 	/* 40: NAME gives up room for the flag, down to 12 columns... */
-	layout_columns(40, &busy, SORT_RUNCNT, &l);
+	layout_columns(40, busy, COL_RUNCNT, &l);
 	shown = columns_in_order(&l, &edge);
 	assert_int_equal(shown, 3);
 	assert_true(l.shown[COL_FLAG]);
 	assert_int_equal(l.w[COL_NAME], 40 - 10 - 7 - 2);
 	/* ... and below that the flag goes, last of all. */
-	layout_columns(30, &busy, SORT_RUNCNT, &l);
+	layout_columns(30, busy, COL_RUNCNT, &l);
 	shown = columns_in_order(&l, &edge);
 	assert_int_equal(shown, 2);
 	assert_true(l.shown[COL_NAME] && l.shown[COL_RUNCNT]);
 	assert_int_equal(l.w[COL_NAME], 30 - 10 - 1);
 	/* Nothing flagged: NAME keeps its 24 before other columns stay. */
 	{
-		struct col_wants w = busy;
+		int w[COL__MAX];
 
-		w.flag = 0;
-		layout_columns(45, &w, SORT_RUNCNT, &l);
+		memcpy(w, busy, sizeof(w));
+		w[COL_FLAG] = 0;
+		layout_columns(45, w, COL_RUNCNT, &l);
 		shown = columns_in_order(&l, &edge);
 		assert_true(l.w[COL_NAME] >= 24);
 	}
 
 	/* A TYPE wider than its cap is capped. */
 	{
-		struct col_wants w = busy;
+		int w[COL__MAX];
 
-		w.type = 40;
-		layout_columns(200, &w, SORT_CPU, &l);
+		memcpy(w, busy, sizeof(w));
+		w[COL_TYPE] = 40;
+		layout_columns(200, w, COL_CPU, &l);
 		assert_int_equal(l.w[COL_TYPE], 16);
 	}
 }
@@ -214,25 +231,25 @@ static void test_flag(void **state)
 {
 	char buf[64];
 
-	assert_int_equal(layout_flag(buf, sizeof(buf), 240.0, true, 8), 6);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 240.0, true, 8), 6);
 	assert_string_equal(buf, "\xe2\x96\xb2+240%");
-	assert_int_equal(layout_flag(buf, sizeof(buf), 240.0, false, 8), 6);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 240.0, false, 8), 6);
 	assert_string_equal(buf, "^+240%");
-	assert_int_equal(layout_flag(buf, sizeof(buf), 31.4, false, 8), 5);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 31.4, false, 8), 5);
 	assert_string_equal(buf, "^+31%");
 	/* Large changes are scaled, so they fit the column's 8 at most. */
-	layout_flag(buf, sizeof(buf), 12345.0, false, 8);
+	fmt_flag(buf, sizeof(buf), 12345.0, false, 8);
 	assert_string_equal(buf, "^+12k%");
-	layout_flag(buf, sizeof(buf), 5e6, false, 8);
+	fmt_flag(buf, sizeof(buf), 5e6, false, 8);
 	assert_string_equal(buf, "^+>999k%");
-	layout_flag(buf, sizeof(buf), NAN, false, 8);
+	fmt_flag(buf, sizeof(buf), NAN, false, 8);
 	assert_string_equal(buf, "^?");
 	/* No room for the arrow: the number, cut to the width. */
-	assert_int_equal(layout_flag(buf, sizeof(buf), 240.0, true, 5), 5);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 240.0, true, 5), 5);
 	assert_string_equal(buf, "+240%");
-	assert_int_equal(layout_flag(buf, sizeof(buf), 240.0, true, 3), 3);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 240.0, true, 3), 3);
 	assert_string_equal(buf, "+24");
-	assert_int_equal(layout_flag(buf, sizeof(buf), 240.0, true, -1), 0);
+	assert_int_equal(fmt_flag(buf, sizeof(buf), 240.0, true, -1), 0);
 	assert_string_equal(buf, "");
 }
 

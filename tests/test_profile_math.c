@@ -24,7 +24,7 @@
 
 #include "analysis/profile.h"
 #include "bpf/profiler.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 #include "output/profile_out.h"
 
 #define EPS 1e-9

@@ -70,7 +70,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static void check_order(enum sort_key k, const uint32_t want[N])
+static void check_order(enum col k, const uint32_t want[N])
 {
 	struct prog_row r[N];
 	char got[128] = "", exp[128] = "";
@@ -84,7 +84,7 @@ static void check_order(enum sort_key k, const uint32_t want[N])
 			 want[i]);
 	}
 	if (strcmp(got, exp))
-		fail_msg("sort by %s: got%s, want%s", sort_key_name(k), got, exp);
+		fail_msg("sort by %s: got%s, want%s", col_sort_name(k), got, exp);
 	/* The comparator agrees with the result, pair by pair. */
 	for (int i = 0; i + 1 < N; i++) {
 		assert_true(rows_compare(&r[i], &r[i + 1], k) < 0);
@@ -97,7 +97,7 @@ static void test_sort_id(void **state)
 {
 	static const uint32_t want[N] = { 10, 20, 30, 40, 50, 60 };
 
-	check_order(SORT_ID, want);
+	check_order(COL_ID, want);
 }
 
 static void test_sort_type(void **state)
@@ -105,7 +105,7 @@ static void test_sort_type(void **state)
 	/* Ascending type names, ties (two xdp) by id. */
 	static const uint32_t want[N] = { 60, 40, 50, 10, 20, 30 };
 
-	check_order(SORT_TYPE, want);
+	check_order(COL_TYPE, want);
 }
 
 static void test_sort_name(void **state)
@@ -113,7 +113,7 @@ static void test_sort_name(void **state)
 	/* Byte order ("Alpha" < "alpha"), unnamed last, ties by id. */
 	static const uint32_t want[N] = { 50, 40, 30, 20, 10, 60 };
 
-	check_order(SORT_NAME, want);
+	check_order(COL_NAME, want);
 }
 
 static void test_sort_nsrun(void **state)
@@ -121,21 +121,21 @@ static void test_sort_nsrun(void **state)
 	/* Largest first, tie 10.0 (20, 30) by id, NAN last. */
 	static const uint32_t want[N] = { 50, 40, 20, 30, 60, 10 };
 
-	check_order(SORT_NSRUN, want);
+	check_order(COL_NSRUN, want);
 }
 
 static void test_sort_runs(void **state)
 {
 	static const uint32_t want[N] = { 20, 40, 10, 50, 60, 30 };
 
-	check_order(SORT_RUNS, want);
+	check_order(COL_RUNS, want);
 }
 
 static void test_sort_cpu(void **state)
 {
 	static const uint32_t want[N] = { 60, 10, 30, 20, 40, 50 };
 
-	check_order(SORT_CPU, want);
+	check_order(COL_CPU, want);
 }
 
 static void test_sort_runcnt(void **state)
@@ -143,14 +143,14 @@ static void test_sort_runcnt(void **state)
 	/* 2^40 and 2^33 differ by far more than INT_MAX; tie 5 by id. */
 	static const uint32_t want[N] = { 10, 40, 30, 50, 60, 20 };
 
-	check_order(SORT_RUNCNT, want);
+	check_order(COL_RUNCNT, want);
 }
 
 static void test_sort_runtime(void **state)
 {
 	static const uint32_t want[N] = { 40, 30, 60, 10, 50, 20 };
 
-	check_order(SORT_RUNTIME, want);
+	check_order(COL_RUNTIME, want);
 }
 
 static struct prog_row mkrow(struct prog_sample *s, uint32_t id, uint64_t cnt,
@@ -182,8 +182,8 @@ static void test_u64_no_int_truncation(void **state)
 			struct prog_row a = mkrow(&sa, 1, vals[i], vals[i]);
 			struct prog_row b = mkrow(&sb, 2, vals[j], vals[j]);
 			int want = vals[i] > vals[j] ? -1 : vals[i] < vals[j] ? 1 : -1;
-			int c1 = rows_compare(&a, &b, SORT_RUNCNT);
-			int c2 = rows_compare(&a, &b, SORT_RUNTIME);
+			int c1 = rows_compare(&a, &b, COL_RUNCNT);
+			int c2 = rows_compare(&a, &b, COL_RUNTIME);
 
 			/* Equal values fall back to the id: 1 before 2. */
 			if ((c1 < 0) != (want < 0) || (c2 < 0) != (want < 0) ||
@@ -204,15 +204,15 @@ static void test_nan_last_everywhere(void **state)
 	/* a has a value, b (lower id) none: a first for every rate key. */
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
 		a.r.ns_per_run = a.r.runs_per_s = a.r.cpu_pct = vals[i];
-		assert_true(rows_compare(&a, &b, SORT_NSRUN) < 0);
-		assert_true(rows_compare(&a, &b, SORT_RUNS) < 0);
-		assert_true(rows_compare(&a, &b, SORT_CPU) < 0);
-		assert_true(rows_compare(&b, &a, SORT_CPU) > 0);
+		assert_true(rows_compare(&a, &b, COL_NSRUN) < 0);
+		assert_true(rows_compare(&a, &b, COL_RUNS) < 0);
+		assert_true(rows_compare(&a, &b, COL_CPU) < 0);
+		assert_true(rows_compare(&b, &a, COL_CPU) > 0);
 	}
 	/* Both without a value: by id. */
 	a.r.cpu_pct = NAN;
-	assert_true(rows_compare(&a, &b, SORT_CPU) > 0);
-	assert_true(rows_compare(&b, &a, SORT_CPU) < 0);
+	assert_true(rows_compare(&a, &b, COL_CPU) > 0);
+	assert_true(rows_compare(&b, &a, COL_CPU) < 0);
 }
 
 static void test_sort_small(void **state)
@@ -220,9 +220,9 @@ static void test_sort_small(void **state)
 	struct prog_row r[1];
 
 	/* Nothing and one row: no crash, nothing moves. */
-	rows_sort(NULL, 0, SORT_CPU);
+	rows_sort(NULL, 0, COL_CPU);
 	memcpy(r, rows, sizeof(r));
-	rows_sort(r, 1, SORT_NAME);
+	rows_sort(r, 1, COL_NAME);
 	assert_ptr_equal(r[0].s, rows[0].s);
 }
 
@@ -231,11 +231,11 @@ static void test_sort_stable_repeat(void **state)
 	struct prog_row a[N], b[N];
 
 	/* Sorting a sorted array changes nothing, on every key. */
-	for (int k = 0; k < SORT__MAX; k++) {
+	for (int k = 0; k < COL__MAX; k++) {
 		memcpy(a, rows, sizeof(a));
-		rows_sort(a, N, (enum sort_key)k);
+		rows_sort(a, N, (enum col)k);
 		memcpy(b, a, sizeof(b));
-		rows_sort(b, N, (enum sort_key)k);
+		rows_sort(b, N, (enum col)k);
 		assert_memory_equal(a, b, sizeof(a));
 	}
 }
@@ -244,37 +244,148 @@ static void test_key_names(void **state)
 {
 	static const struct {
 		const char *name;
-		enum sort_key k;
+		enum col k;
 	} names[] = {
-		{ "id", SORT_ID },	 { "type", SORT_TYPE },
-		{ "name", SORT_NAME },	 { "nsrun", SORT_NSRUN },
-		{ "runs", SORT_RUNS },	 { "cpu", SORT_CPU },
-		{ "runcnt", SORT_RUNCNT }, { "runtime", SORT_RUNTIME },
+		{ "id", COL_ID },	 { "type", COL_TYPE },
+		{ "name", COL_NAME },	 { "nsrun", COL_NSRUN },
+		{ "runs", COL_RUNS },	 { "cpu", COL_CPU },
+		{ "runcnt", COL_RUNCNT }, { "runtime", COL_RUNTIME },
 	};
 	static const char *const bad[] = {
 		"", "CPU", "Cpu", " cpu", "cpu ", "cp", "cpux", "bogus", "?",
 		"ns/run", "runs/s", "0", "-1",
 	};
-	enum sort_key k;
+	enum col k;
+	char list[256];
+	int sortable = 0;
 
-	assert_int_equal(sizeof(names) / sizeof(names[0]), SORT__MAX);
+	for (int c = 0; c < COL__MAX; c++)
+		sortable += col_table[c].sort_name != NULL;
+	assert_int_equal(sizeof(names) / sizeof(names[0]), sortable);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		k = SORT__MAX;
-		assert_int_equal(sort_key_parse(names[i].name, &k), 0);
+		k = COL__MAX;
+		assert_int_equal(col_parse_sort(names[i].name, &k), 0);
 		assert_int_equal(k, names[i].k);
-		assert_string_equal(sort_key_name(names[i].k), names[i].name);
+		assert_string_equal(col_sort_name(names[i].k), names[i].name);
 		/* The list in messages names every key. */
-		assert_non_null(strstr(sort_key_names(), names[i].name));
+		assert_non_null(strstr(col_sort_names(list, sizeof(list), COL__MAX),
+					 names[i].name));
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		k = SORT_NAME;
-		assert_int_equal(sort_key_parse(bad[i], &k), -EINVAL);
-		assert_int_equal(k, SORT_NAME);
+		k = COL_NAME;
+		assert_int_equal(col_parse_sort(bad[i], &k), -EINVAL);
+		assert_int_equal(k, COL_NAME);
 	}
-	assert_string_equal(sort_key_name(SORT__MAX), "?");
+	assert_string_equal(col_sort_name(COL__MAX), "?");
+	assert_string_equal(col_sort_name(COL_OWNERS), "?");
+	assert_int_equal(col_parse_sort("owners", &k), -EINVAL);
+	/* Help and messages: column order, the default first when given. */
+	assert_string_equal(col_sort_names(list, sizeof(list), COL__MAX),
+			    "id, type, name, nsrun, runs, cpu, runcnt, runtime");
+	assert_string_equal(col_sort_names(list, sizeof(list), COL_CPU),
+			    "cpu (default), id, type, name, nsrun, runs, runcnt, runtime");
 	/* The design's default sort key and its documented list. */
-	assert_int_equal(sort_key_parse("cpu", &k), 0);
-	assert_int_equal(k, SORT_CPU);
+	assert_int_equal(col_parse_sort("cpu", &k), 0);
+	assert_int_equal(k, COL_CPU);
+}
+
+/* The column table is whole: what each use of it needs is there. */
+static void test_column_table(void **state)
+{
+	const enum col *order = col_json_order();
+	bool in_json[COL__MAX] = { false };
+	int flex_last = -1, nr_json = 0, nr_order = 0;
+
+	for (int c = 0; c < COL__MAX; c++) {
+		const struct col_def *d = &col_table[c];
+
+		if (!d->cell)
+			fail_msg("column %d has no formatter", c);
+		if (!!d->sort_name != !!d->cmp)
+			fail_msg("column %s: a sort name needs a comparator",
+				 col_label(c));
+		if (d->sort_name && !d->label)
+			fail_msg("column %d sorts but is not shown", c);
+		if (d->json_key && !d->json)
+			fail_msg("column %s: a JSON key needs a writer",
+				 col_label(c));
+		nr_json += d->json_key != NULL;
+		if (!d->label)
+			continue;
+		if (d->width == COL_MEASURED && d->max_w && d->max_w < d->min_w)
+			fail_msg("column %s: max_w < min_w", d->label);
+		if (d->flex && (d->width != COL_MEASURED || d->keep_w < d->min_w))
+			fail_msg("column %s: flexible columns are measured and keep at least min_w",
+				 d->label);
+		if (d->flex)
+			flex_last = c;
+		/* A free text column is the last one of the text table. */
+		for (int k = c + 1; d->text_free && k < COL__MAX; k++)
+			if (col_table[k].label)
+				fail_msg("column %s is free text but not last",
+					 d->label);
+		for (int k = c + 1; k < COL__MAX; k++) {
+			const struct col_def *e = &col_table[k];
+
+			if (e->label && !strcmp(e->label, d->label))
+				fail_msg("label %s twice", d->label);
+			if (e->sort_name && d->sort_name &&
+			    !strcmp(e->sort_name, d->sort_name))
+				fail_msg("sort name %s twice", d->sort_name);
+			if (e->drop && e->drop == d->drop)
+				fail_msg("columns %s and %s share drop rank %d",
+					 d->label, e->label, d->drop);
+			if (e->json_key && d->json_key &&
+			    !strcmp(e->json_key, d->json_key))
+				fail_msg("JSON key %s twice", d->json_key);
+		}
+	}
+	/* Some flexible column takes what is left, and never goes. */
+	assert_true(flex_last >= 0);
+	for (int c = 0; c < COL__MAX; c++) {
+		if (col_table[c].flex && col_table[c].drop == 0)
+			flex_last = -2;
+	}
+	assert_int_equal(flex_last, -2);
+	/* The JSON order names every keyed column once. */
+	for (int i = 0; order[i] != COL__MAX; i++) {
+		assert_true(order[i] < COL__MAX);
+		assert_false(in_json[order[i]]);
+		assert_non_null(col_table[order[i]].json_key);
+		in_json[order[i]] = true;
+		nr_order++;
+	}
+	assert_int_equal(nr_order, nr_json);
+	for (int c = 0; c < COL__MAX; c++)
+		assert_int_equal(in_json[c], col_table[c].json_key != NULL);
+	/* The record's order, as DESIGN's consumers read it, is kept. */
+	assert_string_equal(col_table[order[0]].json_key, "id");
+	assert_string_equal(col_table[order[3]].json_key, "tag");
+	assert_string_equal(col_table[order[nr_json - 1]].json_key,
+			    "regression");
+}
+
+/* < and > visit every sortable column, in column order, both ways. */
+static void test_sort_step(void **state)
+{
+	enum col c = COL_ID, back;
+	int n = 0;
+
+	do {
+		enum col next = col_sort_step(c, 1);
+
+		assert_non_null(col_table[next].sort_name);
+		assert_true(next > c || next == COL_ID);
+		assert_int_equal(col_sort_step(next, -1), c);
+		c = next;
+		n++;
+	} while (c != COL_ID && n < COL__MAX + 1);
+	assert_int_equal(c, COL_ID);
+	assert_int_equal(n, 8);
+	assert_int_equal(col_sort_step(COL_RUNTIME, 1), COL_ID);
+	assert_int_equal(col_sort_step(COL_ID, -1), COL_RUNTIME);
+	back = col_sort_step(COL_CPU, -1);
+	assert_int_equal(back, COL_RUNS);
 }
 
 static size_t filter_ids(const char *needle, uint32_t *ids)
@@ -355,6 +466,8 @@ int main(void)
 		cmocka_unit_test_setup(test_sort_small, setup),
 		cmocka_unit_test_setup(test_sort_stable_repeat, setup),
 		cmocka_unit_test(test_key_names),
+		cmocka_unit_test(test_column_table),
+		cmocka_unit_test(test_sort_step),
 		cmocka_unit_test_setup(test_filter, setup),
 	};
 

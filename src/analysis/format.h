@@ -2,7 +2,9 @@
 #ifndef EBPFTOP_ANALYSIS_FORMAT_H
 #define EBPFTOP_ANALYSIS_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/sample.h"
 
@@ -17,5 +19,18 @@ char *fmt_pct(char *buf, size_t len, double v, const char *blank);
 char *fmt_owners(char *buf, size_t len, const struct prog_sample *s);
 /* The name to show: the full name, or "(unnamed)". */
 const char *display_name(const struct prog_sample *s);
+
+/* A counter in at most @width columns: digits, or scaled with k/M/G/T/P/E. */
+char *fmt_count(char *buf, size_t len, uint64_t v, int width);
+
+/* A duration in nanoseconds in at most 9 columns: "850ns", "1.25s", "3h07m". */
+char *fmt_duration(char *buf, size_t len, uint64_t ns);
+
+/*
+ * The flag cell of a regression of @pct percent in at most @width columns:
+ * "▲+240%" (with @utf8) or "^+240%"; large changes are scaled ("^+12k%").
+ * Returns the number of columns used.
+ */
+int fmt_flag(char *buf, size_t len, double pct, bool utf8, int width);
 
 #endif

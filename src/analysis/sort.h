@@ -5,36 +5,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/columns.h"
 #include "analysis/snapshot.h"
 
-/* Sort keys in column order: `<` and `>` step through them. */
-enum sort_key {
-	SORT_ID,
-	SORT_TYPE,
-	SORT_NAME,
-	SORT_NSRUN,
-	SORT_RUNS,
-	SORT_CPU,
-	SORT_RUNCNT,
-	SORT_RUNTIME,
-	SORT__MAX,
-};
-
-/* The -s name of a key ("cpu", "nsrun", ...). */
-const char *sort_key_name(enum sort_key k);
-/* Parse a -s name; returns 0 or -EINVAL. */
-int sort_key_parse(const char *s, enum sort_key *k);
-/* Comma-separated list of every key name, for messages. */
-const char *sort_key_names(void);
-
 /*
- * Compare two rows for @k: numbers largest first, text and ids in
- * ascending order, rows with no value last; ties broken by id so the order
- * is stable from one refresh to the next.
+ * Compare two rows on column @k (its comparator in analysis/columns.c):
+ * numbers largest first, text and ids in ascending order, rows with no
+ * value last; ties broken by id so the order is stable from one refresh
+ * to the next.
  */
 int rows_compare(const struct prog_row *a, const struct prog_row *b,
-		 enum sort_key k);
-void rows_sort(struct prog_row *rows, size_t n, enum sort_key k);
+		 enum col k);
+void rows_sort(struct prog_row *rows, size_t n, enum col k);
 
 /*
  * Whether @row matches @needle (case-insensitive substring of the name,
@@ -45,5 +27,13 @@ bool row_matches(const struct prog_row *row, const char *needle);
 
 /* Keep the rows that match @needle, in order; returns how many remain. */
 size_t rows_filter(struct prog_row *rows, size_t n, const char *needle);
+
+/*
+ * What a table shows: the rows of @snap matching @filter, sorted on
+ * @sort, copied into *@view (grown as needed, *@cap rows); their number
+ * in *@n. Returns 0, or -ENOMEM (then *@n is 0).
+ */
+int rows_view(const struct snapshot *snap, const char *filter, enum col sort,
+	      struct prog_row **view, size_t *cap, size_t *n);
 
 #endif

@@ -5,13 +5,15 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "analysis/columns.h"
 #include "analysis/format.h"
 #include "analysis/regress.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 #include "output/profile_out.h"
 #include "util/text.h"
 
@@ -75,24 +77,76 @@ void batch_print_text(FILE *f, const struct snapshot *snap,
 	batch_print_text_x(f, snap, rows, n, NULL);
 }
 
+#define TEXT_CELL_MAX 2048
+
+/*
+ * The text of a cell as the text table prints it: names and owners are
+ * chosen by whoever loads a program, so every cell is escaped (text_escape).
+ */
+static const char *text_cell(char *buf, size_t len, enum col c,
+			     const struct prog_row *row)
+{
+	const struct col_fmt fmt = { .text = true };
+	char raw[512];
+
+	return text_escape(buf, len, col_def(c)->cell(raw, sizeof(raw), row,
+						      &fmt));
+}
+
+/* Width of column @c in the text table: printf's, widened to fit. */
+static int text_width(enum col c, const struct prog_row *rows, size_t n)
+{
+	const struct col_def *d = col_def(c);
+	int w = d->text_width < 0 ? -d->text_width : d->text_width;
+	char buf[TEXT_CELL_MAX];
+
+	for (size_t i = 0; d->text_fit && i < n; i++) {
+		int len = (int)strlen(text_cell(buf, sizeof(buf), c, &rows[i]));
+
+		if (len > w)
+			w = len;
+	}
+	return d->text_width < 0 ? -w : w;
+}
+
+/* One line of the text table: the column titles, or a row's cells. */
+static void print_text_line(FILE *f, const int width[COL__MAX],
+			    const struct prog_row *row)
+{
+	bool first = true;
+	char buf[TEXT_CELL_MAX];
+
+	for (int c = 0; c < COL__MAX; c++) {
+		const struct col_def *d = col_def(c);
+		const char *text;
+
+		if (!d->label)
+			continue;
+		if (row)
+			text = text_cell(buf, sizeof(buf), c, row);
+		else
+			text = d->text_label ? d->text_label : d->label;
+		if (d->text_free)
+			fprintf(f, "%s%s", first ? "" : "  ", text);
+		else
+			fprintf(f, "%s%*s", first ? "" : " ", width[c], text);
+		first = false;
+	}
+	fputc('\n', f);
+}
+
 void batch_print_text_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
 {
-	char when[32], share[16], a[32], b[32], c[32], owners[512], flag[32];
-	char safe[2048], name[4 * PROG_NAME_MAX];
+	char when[32], share[16];
 	time_t t = (time_t)snap->time;
-	int namew = 4;
+	int width[COL__MAX];
 	struct tm tm;
 
 	/* Names are never cut: the column is as wide as the longest one. */
-	for (size_t i = 0; i < n; i++) {
-		int len = (int)strlen(text_escape(name, sizeof(name),
-						  display_name(rows[i].s)));
-
-		if (len > namew)
-			namew = len;
-	}
+	for (int c = 0; c < COL__MAX; c++)
+		width[c] = text_width(c, rows, n);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fmt_pct(share, sizeof(share), snapshot_total_share(snap), "-");
@@ -102,66 +156,20 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
 	print_regressions(f, rows, n);
-	fprintf(f, "%7s %-16s %-*s %10s %10s %7s %12s %15s %7s  %s\n", "ID",
-		"TYPE", namew, "NAME", "NS/RUN", "RUNS/S", "CPU%", "RUN_CNT",
-		"RUN_TIME_NS", "FLAG", "OWNERS");
-	for (size_t i = 0; i < n; i++) {
-		const struct prog_sample *s = rows[i].s;
-
-		/* The change in ns/run of a flagged program, else "-". */
-		if (rows[i].reg.active)
-			regress_fmt_change(flag, sizeof(flag),
-					   rows[i].reg.change_pct);
-		else
-			snprintf(flag, sizeof(flag), "-");
-		fprintf(f, "%7u %-16s %-*s %10s %10s %7s %12" PRIu64 " %15" PRIu64 " %7s  %s\n",
-			s->id, s->type_name, namew,
-			text_escape(name, sizeof(name), display_name(s)),
-			fmt_rate(a, sizeof(a), rows[i].r.ns_per_run, "-"),
-			fmt_rate(b, sizeof(b), rows[i].r.runs_per_s, "-"),
-			fmt_pct(c, sizeof(c), rows[i].r.cpu_pct, "-"),
-			s->run_cnt, s->run_time_ns, flag,
-			text_escape(safe, sizeof(safe),
-				    fmt_owners(owners, sizeof(owners), s)));
-	}
+	print_text_line(f, width, NULL);
+	for (size_t i = 0; i < n; i++)
+		print_text_line(f, width, &rows[i]);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
 }
 
+/* One program: the members of the columns with a JSON key, in order. */
 static void print_prog_json(struct jw *w, const struct prog_row *row)
 {
-	const struct prog_sample *s = row->s;
-
 	jw_begin_object(w);
-	jw_uint_field(w, "id", s->id);
-	jw_string_field(w, "type", s->type_name);
-	jw_string_field(w, "name", s->name[0] ? s->name : NULL);
-	jw_string_field(w, "tag", s->tag);
-	jw_uint_field(w, "run_cnt", s->run_cnt);
-	jw_uint_field(w, "run_time_ns", s->run_time_ns);
-	jw_double_field(w, "runs_per_s", row->r.runs_per_s);
-	jw_double_field(w, "ns_per_run", row->r.ns_per_run);
-	jw_double_field(w, "cpu_pct", row->r.cpu_pct);
-	jw_key(w, "pids");
-	jw_begin_array(w);
-	for (uint32_t i = 0; i < s->nr_owners; i++) {
-		jw_begin_object(w);
-		jw_uint_field(w, "pid", s->owners[i].pid);
-		jw_string_field(w, "comm", s->owners[i].comm);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
-	/* DESIGN.md 3: null unless flagged, then exactly these four. */
-	jw_key(w, "regression");
-	if (row->reg.active) {
-		jw_begin_object(w);
-		jw_double_field(w, "baseline_ns", row->reg.baseline_ns);
-		jw_double_field(w, "current_ns", row->reg.current_ns);
-		jw_double_field(w, "change_pct", row->reg.change_pct);
-		jw_double_field(w, "since", row->reg.since);
-		jw_end_object(w);
-	} else {
-		jw_null(w);
+	for (const enum col *c = col_json_order(); *c < COL__MAX; c++) {
+		jw_key(w, col_def(*c)->json_key);
+		col_def(*c)->json(w, row);
 	}
 	jw_end_object(w);
 }

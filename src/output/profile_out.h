@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/profile.h"
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 /*
  * The record's "profile" value: null when @r is NULL, else

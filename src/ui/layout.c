@@ -4,134 +4,116 @@
 #include "ui/layout.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
 
-/* Below this NAME is hard to read: drop other columns first. */
-#define NAME_MIN 24
-/* ... except the regression marker, which NAME makes room for down to this. */
-#define NAME_MIN_FLAGGED 12
-/* OWNERS narrower than this shows nothing useful ("testloa~"). */
-#define OWNERS_MIN 8
-#define TYPE_MAX 16
-
-static const char *const labels[COL__MAX] = {
-	[COL_ID] = "ID",
-	[COL_TYPE] = "TYPE",
-	[COL_NAME] = "NAME",
-	[COL_NSRUN] = "NS/RUN",
-	[COL_RUNS] = "RUNS/S",
-	[COL_CPU] = "CPU%",
-	[COL_RUNCNT] = "RUN_CNT",
-	[COL_RUNTIME] = "RUN_TIME",
-	[COL_FLAG] = "FLAG",
-	[COL_OWNERS] = "OWNERS",
-};
-
-/*
- * Fixed widths leave room for the label plus the one-column sort marker;
- * numbers wider than their column are scaled (fmt_count, fmt_duration).
- */
-static const int fixed_w[COL__MAX] = {
-	[COL_NSRUN] = 8,
-	[COL_RUNS] = 9,
-	[COL_CPU] = 7,
-	[COL_RUNCNT] = 10,
-	[COL_RUNTIME] = 9,
-};
-
-/* The FLAG column: as wide as its widest marker, within these. */
-#define FLAG_MIN 4
-#define FLAG_MAX 8
-
-/*
- * Which columns go first when the terminal is narrow. The regression
- * marker goes last: with NAME it says what is on fire.
- */
-static const enum col drop_order[] = {
-	COL_OWNERS, COL_RUNTIME, COL_RUNCNT, COL_TYPE,
-	COL_NSRUN,  COL_RUNS,    COL_CPU,    COL_ID,    COL_FLAG,
-};
-
-const char *col_label(enum col c)
-{
-	return c < COL__MAX ? labels[c] : "";
-}
-
-bool col_right(enum col c)
-{
-	return c != COL_TYPE && c != COL_NAME && c != COL_OWNERS &&
-	       c != COL_FLAG;
-}
-
 static int clamp(int v, int lo, int hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-void layout_columns(int width, const struct col_wants *want,
-		    enum sort_key sort, struct col_layout *out)
+/* The next column to drop after rank @rank (0: the first), or COL__MAX. */
+static enum col next_drop(int *rank, enum col sort)
 {
-	int name_min = clamp(want->name, 5, NAME_MIN);
-	int owners_min = clamp(want->owners, 7, OWNERS_MIN);
-	int fixed, seps, leftover, x = 0;
-	size_t next_drop = 0;
+	for (;;) {
+		int best = COL__MAX;
+
+		/* The lowest drop rank above the one dropped last. */
+		for (int c = 0; c < COL__MAX; c++) {
+			if (col_table[c].drop > *rank &&
+			    (best == COL__MAX ||
+			     col_table[c].drop < col_table[best].drop))
+				best = c;
+		}
+		if (best == COL__MAX)
+			return COL__MAX;
+		*rank = col_table[best].drop;
+		/* The column sorted on always stays. */
+		if (best != (int)sort)
+			return (enum col)best;
+	}
+}
+
+void layout_columns(int width, const int want[COL__MAX], enum col sort,
+		    struct col_layout *out)
+{
+	int min[COL__MAX], fixed, seps, leftover, x = 0, rank = 0;
+	enum col drop = next_drop(&rank, sort);
 
 	memset(out, 0, sizeof(*out));
 	for (int c = 0; c < COL__MAX; c++) {
-		out->shown[c] = true;
-		out->w[c] = fixed_w[c];
+		const struct col_def *d = &col_table[c];
+
+		out->shown[c] = d->label && (!d->hide_empty || want[c] > 0);
+		if (d->width != COL_MEASURED)
+			out->w[c] = d->width;
+		else
+			out->w[c] = clamp(want[c], d->min_w,
+					  d->max_w ? d->max_w : INT_MAX);
+		min[c] = d->flex ? clamp(want[c], d->min_w, d->keep_w) : 0;
 	}
-	out->w[COL_ID] = want->id > 5 ? want->id : 5;
-	out->w[COL_TYPE] = clamp(want->type, 5, TYPE_MAX);
-	/* Only while something shown is flagged: no room taken otherwise. */
-	out->shown[COL_FLAG] = want->flag > 0;
-	out->w[COL_FLAG] = clamp(want->flag, FLAG_MIN, FLAG_MAX);
 	for (;;) {
+		bool squeezed = false;
 		int need;
 
 		fixed = 0;
 		seps = -1;
+		need = 0;
 		for (int c = 0; c < COL__MAX; c++) {
 			if (!out->shown[c])
 				continue;
 			seps++;
-			if (c != COL_NAME && c != COL_OWNERS)
+			if (!col_table[c].flex)
 				fixed += out->w[c];
+			need += min[c];
 		}
-		need = fixed + seps + name_min +
-		       (out->shown[COL_OWNERS] ? owners_min : 0);
-		if (need <= width)
-			break;
-		while (next_drop < sizeof(drop_order) / sizeof(drop_order[0]) &&
-		       (int)drop_order[next_drop] == (int)sort)
-			next_drop++;
-		if (next_drop == sizeof(drop_order) / sizeof(drop_order[0]))
+		need += fixed + seps;
+		if (need <= width || drop == COL__MAX)
 			break;
 		/*
-		 * The marker is what tells a terminal without colours which
-		 * row is on fire: NAME gives up some of its room first.
+		 * A column that outranks NAME (the regression marker, which
+		 * tells a terminal without colours which row is on fire):
+		 * the flexible columns give up some of their room first.
 		 */
-		if (drop_order[next_drop] == COL_FLAG &&
-		    name_min > NAME_MIN_FLAGGED) {
-			name_min = clamp(want->name, 5, NAME_MIN_FLAGGED);
-			continue;
+		for (int c = 0; col_table[drop].outranks && c < COL__MAX; c++) {
+			const struct col_def *d = &col_table[c];
+
+			if (d->flex && d->squeeze_w && min[c] > d->squeeze_w) {
+				min[c] = clamp(want[c], d->min_w, d->squeeze_w);
+				squeezed = true;
+			}
 		}
-		out->shown[drop_order[next_drop++]] = false;
+		if (squeezed)
+			continue;
+		out->shown[drop] = false;
+		drop = next_drop(&rank, sort);
 	}
 	leftover = width - fixed - seps;
 	if (leftover < 0)
 		leftover = 0;
-	if (out->shown[COL_OWNERS]) {
-		out->w[COL_NAME] = clamp(want->name, name_min,
-					 leftover - owners_min);
-		out->w[COL_OWNERS] = leftover - out->w[COL_NAME];
-	} else {
-		out->w[COL_NAME] = leftover;
-		out->w[COL_OWNERS] = 0;
+	/* Flexible columns in order; the last one shown takes the rest. */
+	for (int c = 0; c < COL__MAX; c++) {
+		int later = 0, last = 1;
+
+		if (!col_table[c].flex)
+			continue;
+		if (!out->shown[c]) {
+			out->w[c] = 0;
+			continue;
+		}
+		for (int k = c + 1; k < COL__MAX; k++) {
+			if (col_table[k].flex && out->shown[k]) {
+				later += min[k];
+				last = 0;
+			}
+		}
+		out->w[c] = last ? leftover :
+				   clamp(want[c], min[c], leftover - later);
+		leftover -= out->w[c];
 	}
 	for (int c = 0; c < COL__MAX; c++) {
 		if (!out->shown[c])
@@ -312,48 +294,7 @@ char *layout_fit(char *dst, size_t len, const char *src, int width,
 	return dst;
 }
 
-char *fmt_count(char *buf, size_t len, uint64_t v, int width)
-{
-	static const char units[] = "kMGTPE";
-	double d = (double)v;
 
-	snprintf(buf, len, "%" PRIu64, v);
-	for (size_t u = 0; u < sizeof(units) - 1; u++) {
-		if ((int)strlen(buf) <= width)
-			break;
-		d /= 1000.0;
-		snprintf(buf, len, "%.1f%c", d, units[u]);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, len, "%.0f%c", d, units[u]);
-	}
-	return buf;
-}
-
-char *fmt_duration(char *buf, size_t len, uint64_t ns)
-{
-	uint64_t s = ns / 1000000000u;
-
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else if (s < 60)
-		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
-	else if (s < 3600)
-		snprintf(buf, len, "%um%02us", (unsigned int)(s / 60),
-			 (unsigned int)(s % 60));
-	else if (s < 100 * 3600)
-		snprintf(buf, len, "%uh%02um", (unsigned int)(s / 3600),
-			 (unsigned int)(s / 60 % 60));
-	else if (s / 86400 < 100000)
-		snprintf(buf, len, "%" PRIu64 "d%02uh", s / 86400,
-			 (unsigned int)(s / 3600 % 24));
-	else	/* Julian years: 584y at most */
-		snprintf(buf, len, "%" PRIu64 "y", s / 31557600);
-	return buf;
-}
 
 double layout_boot_to_wall(uint64_t boot_ns, double now_real_s,
 			   uint64_t now_boot_ns)
@@ -362,29 +303,3 @@ double layout_boot_to_wall(uint64_t boot_ns, double now_real_s,
 	return now_real_s - ((double)now_boot_ns - (double)boot_ns) / 1e9;
 }
 
-int layout_flag(char *buf, size_t len, double pct, bool utf8, int width)
-{
-	/* U+25B2 ▲: three bytes, one column. */
-	const char *arrow = utf8 ? "\xe2\x96\xb2" : "^";
-	char num[32];
-	int n;
-
-	if (isnan(pct))
-		snprintf(num, sizeof(num), "?");
-	else if (pct < 9999.5)
-		snprintf(num, sizeof(num), "%+.0f%%", pct);
-	else if (pct < 999499.0)
-		snprintf(num, sizeof(num), "+%.0fk%%", pct / 1000.0);
-	else
-		snprintf(num, sizeof(num), "+>999k%%");
-	n = (int)strlen(num);
-	if (width > n) {
-		snprintf(buf, len, "%s%s", arrow, num);
-		return n + 1;
-	}
-	/* No room for the arrow: the number alone (cut if it must be). */
-	if (width < 0)
-		width = 0;
-	snprintf(buf, len, "%.*s", width, num);
-	return (int)strlen(buf);
-}

@@ -12,36 +12,8 @@
 #include <stdint.h>
 
 #include "analysis/snapshot.h"
-#include "analysis/sort.h"
-
-/* Table columns in display order; the first SORT__MAX match enum sort_key. */
-enum col {
-	COL_ID,
-	COL_TYPE,
-	COL_NAME,
-	COL_NSRUN,
-	COL_RUNS,
-	COL_CPU,
-	COL_RUNCNT,
-	COL_RUNTIME,
-	COL_FLAG,	/* the regression marker: "▲+240%" */
-	COL_OWNERS,
-	COL__MAX,
-};
-
-/* Header label of a column ("CPU%"). */
-const char *col_label(enum col c);
-/* Whether a column's values line up on the right (numbers). */
-bool col_right(enum col c);
-
-/* The widths the columns would like: their longest cell at this refresh. */
-struct col_wants {
-	int id;
-	int type;
-	int name;
-	int owners;
-	int flag;	/* widest regression marker; 0: none, no FLAG column */
-};
+#include "analysis/columns.h"
+#include "analysis/format.h"
 
 struct col_layout {
 	bool shown[COL__MAX];
@@ -50,12 +22,14 @@ struct col_layout {
 };
 
 /*
- * Fit the columns into @width: drop the least useful ones (never NAME,
- * never the sort column) until NAME gets a useful width, then give NAME
- * what is left, sharing it with OWNERS when that is shown.
+ * Fit the columns of the table (analysis/columns.c) into @width, given
+ * the width each would like (@want: its widest cell at this refresh):
+ * drop columns in their drop order (never the sort column) until the
+ * flexible ones (NAME, OWNERS) get a useful width, then share what is
+ * left between those.
  */
-void layout_columns(int width, const struct col_wants *want,
-		    enum sort_key sort, struct col_layout *out);
+void layout_columns(int width, const int want[COL__MAX], enum col sort,
+		    struct col_layout *out);
 
 /* Where each part of the screen goes; a y of -1 means "not shown". */
 struct screen_layout {
@@ -85,13 +59,6 @@ void layout_screen_x(int lines, bool details, bool banner, bool demo,
 		     struct screen_layout *l);
 
 /*
- * The flag cell of a regression of @pct percent in at most @width columns:
- * "▲+240%" (with @utf8) or "^+240%"; large changes are scaled ("^+12k%").
- * Returns the number of columns used.
- */
-int layout_flag(char *buf, size_t len, double pct, bool utf8, int width);
-
-/*
  * The row to select after the view changed: the one with @id, or, when that
  * program went away or was filtered out, the one now at @old_index (the
  * nearest to where it was). 0 when @n is 0.
@@ -115,12 +82,6 @@ size_t layout_width(const char *s);
 
 char *layout_fit(char *dst, size_t len, const char *src, int width,
 		 bool right, const char *ellipsis);
-
-/* A counter in at most @width columns: digits, or scaled with k/M/G/T/P/E. */
-char *fmt_count(char *buf, size_t len, uint64_t v, int width);
-
-/* A duration in nanoseconds in at most 9 columns: "850ns", "1.25s", "3h07m". */
-char *fmt_duration(char *buf, size_t len, uint64_t ns);
 
 /*
  * Wall-clock time (unix seconds) of a CLOCK_BOOTTIME instant @boot_ns,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/columns.h"
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "ui/colors.h"
@@ -47,9 +48,9 @@ static const char *ellipsis(const struct tui_state *t)
 	return t->utf8 ? "\xe2\x80\xa6" : "~";	/* U+2026 … */
 }
 
-static const char *sort_marker(const struct tui_state *t, enum sort_key k)
+static const char *sort_marker(const struct tui_state *t, enum col k)
 {
-	bool ascending = k == SORT_ID || k == SORT_TYPE || k == SORT_NAME;
+	bool ascending = col_def(k)->ascending;
 
 	/* U+25B2 ▲ and U+25BC ▼ */
 	if (t->utf8)
@@ -235,7 +236,7 @@ static int draw_status(const struct tui_state *t, int y,
 		put_seg(y, &x, color(ROLE_STATUS), t->filter, ell);
 		return x < COLS ? x : COLS - 1;
 	}
-	snprintf(buf, sizeof(buf), "sort: %s", sort_key_name(t->sort));
+	snprintf(buf, sizeof(buf), "sort: %s", col_sort_name(t->sort));
 	if (!put_seg(y, &x, color(ROLE_STATUS), buf, ell))
 		return -1;
 	if (t->filter[0]) {
@@ -253,32 +254,24 @@ static int draw_status(const struct tui_state *t, int y,
 	return -1;
 }
 
-static void measure(const struct tui_state *t, struct col_wants *w)
+/* The width each measured column would like: its widest cell. */
+static void measure(const struct tui_state *t, int want[COL__MAX])
 {
 	char buf[512];
 
-	memset(w, 0, sizeof(*w));
-	for (size_t i = 0; i < t->nview; i++) {
-		const struct prog_sample *s = t->view[i].s;
-		int n;
+	for (int c = 0; c < COL__MAX; c++) {
+		const struct col_def *d = col_def(c);
+		const struct col_fmt fmt = { .utf8 = t->utf8, .width = d->max_w };
 
-		n = snprintf(buf, sizeof(buf), "%" PRIu32, s->id);
-		if (n > w->id)
-			w->id = n;
-		n = s->type_name ? (int)strlen(s->type_name) : 0;
-		if (n > w->type)
-			w->type = n;
-		n = (int)strlen(display_name(s));
-		if (n > w->name)
-			w->name = n;
-		n = (int)strlen(fmt_owners(buf, sizeof(buf), s));
-		if (n > w->owners)
-			w->owners = n;
-		if (t->view[i].reg.active) {
-			n = layout_flag(buf, sizeof(buf),
-					t->view[i].reg.change_pct, t->utf8, 8);
-			if (n > w->flag)
-				w->flag = n;
+		want[c] = 0;
+		if (!d->label || d->width != COL_MEASURED)
+			continue;
+		for (size_t i = 0; i < t->nview; i++) {
+			int n = (int)layout_width(d->cell(buf, sizeof(buf),
+							  &t->view[i], &fmt));
+
+			if (n > want[c])
+				want[c] = n;
 		}
 	}
 }
@@ -325,7 +318,6 @@ static void draw_row(const struct tui_state *t, int y,
 		     const struct col_layout *cl, const struct prog_row *row,
 		     bool selected)
 {
-	const struct prog_sample *s = row->s;
 	attr_t attr = color(selected ? ROLE_SELECTED :
 			    row->reg.active ? ROLE_REGRESSED : ROLE_NORMAL);
 	char buf[512];
@@ -333,53 +325,26 @@ static void draw_row(const struct tui_state *t, int y,
 	if (selected)
 		fill(y, 0, COLS, attr);
 	for (int c = 0; c < COL__MAX; c++) {
-		const char *text = buf;
+		const struct col_def *d = col_def(c);
+		struct col_fmt fmt = { .utf8 = t->utf8, .width = cl->w[c] };
+		const char *text;
 
 		if (!cl->shown[c])
 			continue;
-		if (c == COL_FLAG) {
-			int w = cl->w[c] < COLS - cl->x[c] ? cl->w[c] :
-							     COLS - cl->x[c];
-
+		if (d->marker) {
 			/* The marker is the flag without colour: ▲ or ^. */
-			if (!row->reg.active || w <= 0)
+			if (cl->w[c] > COLS - cl->x[c])
+				fmt.width = COLS - cl->x[c];
+			if (fmt.width <= 0)
 				continue;
-			layout_flag(buf, sizeof(buf), row->reg.change_pct,
-				    t->utf8, w);
+			text = d->cell(buf, sizeof(buf), row, &fmt);
+			if (!*text)
+				continue;
 			attrset(color(ROLE_FLAG));
-			mvaddstr(y, cl->x[c], buf);
+			mvaddstr(y, cl->x[c], text);
 			continue;
 		}
-		switch (c) {
-		case COL_ID:
-			snprintf(buf, sizeof(buf), "%" PRIu32, s->id);
-			break;
-		case COL_TYPE:
-			text = s->type_name ? s->type_name : "?";
-			break;
-		case COL_NAME:
-			text = display_name(s);
-			break;
-		case COL_NSRUN:
-			fmt_rate(buf, sizeof(buf), row->r.ns_per_run, "");
-			break;
-		case COL_RUNS:
-			fmt_rate(buf, sizeof(buf), row->r.runs_per_s, "");
-			break;
-		case COL_CPU:
-			fmt_pct(buf, sizeof(buf), row->r.cpu_pct, "");
-			break;
-		case COL_RUNCNT:
-			fmt_count(buf, sizeof(buf), s->run_cnt, cl->w[c]);
-			break;
-		case COL_RUNTIME:
-			fmt_duration(buf, sizeof(buf), s->run_time_ns);
-			break;
-		case COL_OWNERS:
-		default:
-			fmt_owners(buf, sizeof(buf), s);
-			break;
-		}
+		text = d->cell(buf, sizeof(buf), row, &fmt);
 		put_text(y, cl->x[c], cl->w[c], attr, text, col_right(c),
 			 ellipsis(t));
 	}
@@ -387,11 +352,11 @@ static void draw_row(const struct tui_state *t, int y,
 
 static void draw_table(struct tui_state *t, const struct screen_layout *l)
 {
-	struct col_wants want;
+	int want[COL__MAX];
 	struct col_layout cl;
 
-	measure(t, &want);
-	layout_columns(COLS, &want, t->sort, &cl);
+	measure(t, want);
+	layout_columns(COLS, want, t->sort, &cl);
 	draw_colhdr(t, l->colhdr_y, &cl);
 	t->page = l->rows_h > 0 ? (size_t)l->rows_h : 1;
 	t->top = layout_scroll(t->top, t->sel, t->nview, t->page);
@@ -679,14 +644,6 @@ static void key_names(char *buf, size_t len, const struct key_binding *b)
 
 static void draw_help(const struct tui_state *t)
 {
-	static const char *const columns[] = {
-		"NS/RUN   average cost of one run over the last interval",
-		"RUNS/S   runs per second over the last interval",
-		"CPU%     share of one CPU (can pass 100 on several CPUs)",
-		"RUN_CNT  RUN_TIME  the kernel's totals since the program loaded",
-		"FLAG     ns/run regressed: change against the program's baseline (l: log)",
-		"A blank rate has no value yet: first refresh, or stats off.",
-	};
 	const char *ell = ellipsis(t);
 	char buf[CELL_MAX];
 	int y = 0, kw = 0;
@@ -711,10 +668,16 @@ static void draw_help(const struct tui_state *t)
 			 keymap[i].help, false, ell);
 	}
 	y++;
-	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]) &&
-			   y < LINES - 1; i++, y++)
-		put_text(y, 2, COLS - 2, color(ROLE_NORMAL), columns[i], false,
-			 ell);
+	/* What the columns mean, from the column table. */
+	for (int c = 0; c < COL__MAX && y < LINES - 1; c++) {
+		if (col_def(c)->help)
+			put_text(y++, 2, COLS - 2, color(ROLE_NORMAL),
+				 col_def(c)->help, false, ell);
+	}
+	if (y < LINES - 1)
+		put_text(y, 2, COLS - 2, color(ROLE_NORMAL),
+			 "A blank rate has no value yet: first refresh, or stats off.",
+			 false, ell);
 	if (LINES > 1)
 		put_text(LINES - 1, 0, COLS, color(ROLE_MESSAGE),
 			 "press any key to close this help", false, ell);

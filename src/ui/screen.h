@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "analysis/snapshot.h"
-#include "analysis/sort.h"
+#include "analysis/columns.h"
 #include "app.h"
 #include "demo/demo.h"
 
@@ -24,7 +24,7 @@ struct tui_state {
 	uint32_t sel_id;		/* the selection follows it; 0: none */
 	size_t top;			/* first row on screen */
 	size_t page;			/* table rows at the last draw */
-	enum sort_key sort;
+	enum col sort;			/* a column with a sort name */
 	char filter[TUI_FILTER_MAX];
 	bool editing;			/* the filter prompt has the keys */
 	bool paused;

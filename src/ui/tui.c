@@ -19,6 +19,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "analysis/sort.h"
 #include "app.h"
 #include "ui/colors.h"
 #include "ui/keymap.h"
@@ -64,23 +65,11 @@ static void set_msg(struct tui_state *t, const char *fmt, ...)
 /* Filter and sort the snapshot's rows; the selection follows its program. */
 static void rebuild_view(struct tui_state *t)
 {
-	const struct snapshot *s = &t->app->snap;
-
-	if (s->nr_rows > t->view_cap) {
-		struct prog_row *v = realloc(t->view, s->nr_rows * sizeof(*v));
-
-		if (!v) {
-			t->nview = 0;
-			set_msg(t, "out of memory: showing nothing");
-			return;
-		}
-		t->view = v;
-		t->view_cap = s->nr_rows;
+	if (rows_view(&t->app->snap, t->filter, t->sort, &t->view,
+		      &t->view_cap, &t->nview)) {
+		set_msg(t, "out of memory: showing nothing");
+		return;
 	}
-	if (s->nr_rows)
-		memcpy(t->view, s->rows, s->nr_rows * sizeof(*t->view));
-	t->nview = rows_filter(t->view, s->nr_rows, t->filter);
-	rows_sort(t->view, t->nview, t->sort);
 	t->sel = layout_follow(t->view, t->nview, t->sel_id, t->sel);
 	/* With nothing shown, remember whom to select when rows return. */
 	if (t->nview)
@@ -239,14 +228,14 @@ static enum reaction act_stats(struct tui_state *t)
 
 static enum reaction act_sort_prev(struct tui_state *t)
 {
-	t->sort = (enum sort_key)((t->sort + SORT__MAX - 1) % SORT__MAX);
+	t->sort = col_sort_step(t->sort, -1);
 	rebuild_view(t);
 	return REACT_NONE;
 }
 
 static enum reaction act_sort_next(struct tui_state *t)
 {
-	t->sort = (enum sort_key)((t->sort + 1) % SORT__MAX);
+	t->sort = col_sort_step(t->sort, 1);
 	rebuild_view(t);
 	return REACT_NONE;
 }

@@ -1,31 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# What one run of the demo's XDP classifier costs, fast and regressed,
-# through BPF_PROG_TEST_RUN on the packets the demo sends: the same
-# regression ebpftop --demo shows live, caught offline (in CI, say).
+# What one run of the demo's XDP classifier costs, fast and regressed:
+# ebpftop --bench on the classifier's object, once as built and once with
+# its regression switch set (--bench-set regressed=1), merged into one
+# Bencher Metric Format document on stdout:
 #
 #   sudo tests/bench/bench_classifier.sh [BUILD_DIR]
-#
-# BUILD_DIR is a configured build tree (default ./build); the helper
-# tests/bench/bench_classifier is built there if it is missing (make check
-# builds it too). Prints Bencher Metric Format JSON on stdout, ns/run as
-# the "latency" measure (median of the rounds, with their extremes), e.g.
 #   bencher run --adapter json "sudo tests/bench/bench_classifier.sh"
-# and a one-line summary on stderr. This prints figures; it does not pass
-# or fail on them (tests/test_demo_classifier checks the 3x ratio).
 #
-# Environment: BENCH_ROUNDS (default 5), BENCH_REPEAT (runs per
-# BPF_PROG_TEST_RUN call, default 100000), BENCH_SOURCES (demo source
-# addresses per round, default 16), BENCH_TERMS (terms the regressed path
-# walks, default the program's own).
+# BUILD_DIR is a built tree (default ./build). The two tables go to
+# stderr. This prints figures; it does not pass or fail on them
+# (tests/test_bench.sh checks the 3x ratio and the gate).
+# Environment: BENCH_ROUNDS (default 10), BENCH_TERMS (terms the regressed
+# path walks, default the program's own).
 set -euo pipefail
 shopt -s inherit_errexit
 
 build=${1:-./build}
-rounds=${BENCH_ROUNDS:-5}
-repeat=${BENCH_REPEAT:-100000}
-sources=${BENCH_SOURCES:-16}
+rounds=${BENCH_ROUNDS:-10}
 terms=${BENCH_TERMS:-}
 
 die() {
@@ -34,12 +27,13 @@ die() {
 }
 
 [ "$(id -u)" = 0 ] || die "run as root (BPF_PROG_TEST_RUN needs CAP_BPF and CAP_NET_ADMIN)"
-[ -f "$build/Makefile" ] || die "no configured build tree at '$build': run scripts/setup.sh or configure first, or pass its path"
-helper=$build/tests/bench/bench_classifier
-make -C "$build" -s tests/bench/bench_classifier >&2 ||
-	die "cannot build $helper"
-
-args=(-r "$rounds" -n "$repeat" -s "$sources")
-[ -z "$terms" ] || args+=(-t "$terms")
-echo "bench_classifier: $(uname -r), $(nproc) cpus, $(date -u '+%Y-%m-%d %H:%M UTC')" >&2
-exec "$helper" "${args[@]}"
+obj=$build/bpf/xdp_classifier.bpf.o
+[ -x "$build/ebpftop" ] && [ -f "$obj" ] || die "no ebpftop or $obj in '$build': build first (scripts/setup.sh)"
+command -v jq >/dev/null || die "jq is needed to merge the two documents"
+set_terms=()
+[ -z "$terms" ] || set_terms=(--bench-set "slow_terms=$terms")
+fast=$("$build/ebpftop" --bench "$obj" --bench-rounds "$rounds" --bmf "${set_terms[@]}")
+slow=$("$build/ebpftop" --bench "$obj" --bench-rounds "$rounds" --bmf "${set_terms[@]}" \
+	--bench-set regressed=1)
+jq -n --argjson f "$fast" --argjson s "$slow" \
+	'{"xdp_classifier/fast": $f[], "xdp_classifier/regressed": $s[]}'

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "config.h"
 
-#include "output/json_writer.h"
+#include "util/json_writer.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_UTIL_JSON_WRITER_H
+#define EBPFTOP_UTIL_JSON_WRITER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JW_MAX_DEPTH 16
+
+/* A streaming JSON writer: commas, quoting and nulls are its business. */
+struct jw {
+	FILE *f;
+	int depth;
+	bool need_comma[JW_MAX_DEPTH];
+	bool after_key;		/* a key was written; its value comes next */
+};
+
+void jw_init(struct jw *w, FILE *f);
+void jw_begin_object(struct jw *w);
+void jw_end_object(struct jw *w);
+void jw_begin_array(struct jw *w);
+void jw_end_array(struct jw *w);
+void jw_key(struct jw *w, const char *key);
+void jw_string(struct jw *w, const char *s);	/* NULL: null */
+void jw_uint(struct jw *w, uint64_t v);
+void jw_double(struct jw *w, double v);	/* NAN/inf: null */
+void jw_bool(struct jw *w, bool v);
+void jw_null(struct jw *w);
+
+/* A key and its value in one call. */
+void jw_string_field(struct jw *w, const char *key, const char *s);
+void jw_uint_field(struct jw *w, const char *key, uint64_t v);
+void jw_double_field(struct jw *w, const char *key, double v);
+void jw_bool_field(struct jw *w, const char *key, bool v);
+
+#endif
