@@ -326,6 +326,73 @@ static void test_structure(void **state)
 	}
 }
 
+/* ebpftop -b -j: the same insights, for every loaded object's programs. */
+static void test_json_record(void **state)
+{
+	char bin[512], *out = NULL, *err = NULL;
+	char b[] = "-b", j[] = "-j", n[] = "-n", one[] = "1", f[] = "-f",
+	     pat[] = "isa_";
+	char *argv[] = { bin, b, j, n, one, f, pat, NULL };
+	struct json_object *rec;
+	int checked = 0;
+
+	(void)state;
+	tu_builddir_path("ebpftop", bin, sizeof(bin));
+	assert_int_equal(tu_run(argv, NULL, 60000, &out, &err), 0);
+	rec = json_tokener_parse(out);
+	assert_non_null(rec);
+	for (int l = 1; l <= NLEVELS; l++) {
+		static const char *const names[] = { "isa_mix", "isa_div", "isa_calls" };
+
+		if (!objs[l])
+			continue;
+		for (size_t k = 0; k < 3; k++) {
+			uint32_t id;
+			const struct prog_insights *pi = read_prog(l, names[k], &id);
+			struct json_object *p = tu_record_prog(rec, id), *isa, *needs,
+					   *helpers, *maps;
+
+			assert_non_null(p);
+			isa = tu_get(p, "isa");
+			assert_string_equal(json_object_get_string(tu_get(isa, "level")),
+					    isa_level_str(pi->isa.level));
+			assert_int_equal(tu_num(isa, "insns"), pi->isa.insns);
+			needs = tu_get(isa, "needs");
+			assert_int_equal(tu_num(needs, "v2"), pi->isa.needs[2]);
+			assert_int_equal(tu_num(needs, "v3"), pi->isa.needs[3]);
+			assert_int_equal(tu_num(needs, "v4"), pi->isa.needs[4]);
+			assert_int_equal(tu_num(p, "tail_calls"), pi->tail_calls);
+			assert_int_equal(tu_num(p, "xlated_bytes"), pi->xlated_len);
+			assert_int_equal(json_object_array_length(tu_get(p, "subprogs")),
+					 pi->nr_subprogs);
+			helpers = tu_get(p, "helpers");
+			assert_int_equal(json_object_array_length(helpers), pi->nr_calls);
+			for (uint32_t i = 0; i < pi->nr_calls; i++) {
+				struct json_object *h = json_object_array_get_idx(helpers, i);
+
+				assert_string_equal(json_object_get_string(tu_get(h, "name")),
+						    pi->calls[i].name);
+				assert_int_equal(tu_num(h, "calls"), pi->calls[i].calls);
+			}
+			maps = tu_get(p, "maps");
+			assert_int_equal(json_object_array_length(maps), pi->nr_maps);
+			for (uint32_t i = 0; i < pi->nr_maps; i++) {
+				struct json_object *m = json_object_array_get_idx(maps, i);
+
+				assert_int_equal(tu_num(m, "id"), pi->maps[i].id);
+				assert_int_equal(tu_num(m, "key_size"), pi->maps[i].key_size);
+				assert_int_equal(tu_num(m, "value_size"), pi->maps[i].value_size);
+				assert_int_equal(tu_num(m, "max_entries"), pi->maps[i].max_entries);
+			}
+			checked++;
+		}
+	}
+	assert_true(checked >= 9);
+	json_object_put(rec);
+	free(out);
+	free(err);
+}
+
 /* Programs that go away are dropped; sync keeps the rest. */
 static void test_sync(void **state)
 {
@@ -351,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_isa_levels),
 		cmocka_unit_test(test_v1_division),
 		cmocka_unit_test(test_structure),
+		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_sync),
 	};
 	char path[512];
