@@ -19,4 +19,20 @@ struct pid_iter_entry {
 	char comm[16];		/* of the thread group leader */
 };
 
+/*
+ * iter/bpf_prog with counters: one per loaded program, its run-time
+ * statistics summed over the possible CPUs (prog_stats.bpf.c).
+ */
+struct prog_stats_entry {
+	__u32 id;
+	__u32 type;		/* enum bpf_prog_type */
+	__u64 run_cnt;
+	__u64 run_time_ns;
+	__u64 recursion_misses;
+	__u8 tag[8];
+};
+
+/* The most CPUs prog_stats.bpf.c sums over (it is verified per CPU). */
+#define PROG_STATS_MAX_CPUS 512
+
 #endif

@@ -35,8 +35,38 @@ struct bpf_prog_aux {
 	__u32 id;
 };
 
+/* u64_stats_t on 64-bit kernels: one 64-bit counter, read as such. */
+struct ebpftop_u64_stats {
+	__s64 counter;
+};
+
+/* The per-CPU run-time statistics of a program. */
+struct bpf_prog_stats {
+	struct ebpftop_u64_stats cnt;
+	struct ebpftop_u64_stats nsecs;
+	struct ebpftop_u64_stats misses;
+};
+
+/* The kernel's enum bpf_prog_type (the ___ suffix is dropped when matching). */
+enum bpf_prog_type___kern {
+	BPF_PROG_TYPE___KERN_UNSPEC,
+};
+
 struct bpf_prog {
 	struct bpf_prog_aux *aux;
+	enum bpf_prog_type___kern type;
+	__u8 tag[8];
+	struct bpf_prog_stats *stats;	/* __percpu */
+};
+
+/*
+ * An array map. In a BPF_MAP_TYPE_PERCPU_ARRAY the per-CPU pointers of the
+ * elements (pptrs[], a flexible array in an anonymous union that CO-RE
+ * does not resolve) follow aux directly.
+ */
+struct bpf_array {
+	__u32 elem_size;
+	void *aux;
 };
 
 struct bpf_link {

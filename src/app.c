@@ -77,17 +77,6 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
-/* Hold one fd per program: ask for as many as the hard limit allows. */
-static void raise_nofile(void)
-{
-	struct rlimit r;
-
-	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
-		r.rlim_cur = r.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &r);
-	}
-}
-
 int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	     size_t msglen)
 {
@@ -100,8 +89,6 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
 	a->snap.kernel = a->kernel;
-	raise_nofile();
-
 	/* One cheap call tells whether we may enumerate programs at all. */
 	if (bpf_prog_get_next_id(0, &id) && errno != ENOENT) {
 		err = -errno;
@@ -120,7 +107,8 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	a->table = prog_table__new(!env_flag("EBPFTOP_NO_PROG_ITER"),
+	a->table = prog_table__new(!env_flag("EBPFTOP_NO_STATS_ITER"),
+				   !env_flag("EBPFTOP_NO_PROG_ITER"),
 				   !env_flag("EBPFTOP_NO_PID_ITER"));
 	if (!a->table) {
 		err = -errno ? -errno : -ENOMEM;

@@ -82,8 +82,12 @@ static int run_batch(struct app *a, struct live_gate *gate)
 		else
 			batch_print_text_x(stdout, &a->snap, view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
-			/* The reader went away (EPIPE): that is how pipes end. */
-			if (errno != EPIPE) {
+			/*
+			 * The reader went away (EPIPE): that is how pipes end.
+			 * A quit signal that interrupts a write blocked on a
+			 * slow reader (a large record) ends the run as asked.
+			 */
+			if (errno != EPIPE && !(errno == EINTR && app_quit)) {
 				fprintf(stderr, "ebpftop: write error: %s\n",
 					strerror(errno));
 				err = -errno;

@@ -572,6 +572,29 @@ static void test_batch_text(void **state)
 	free(out);
 }
 
+/* Whole numbers skip printf: the text must be what %.15g prints, exactly. */
+static void test_whole_numbers(void **state)
+{
+	static const double vals[] = { 0.0, -0.0, 1.0, 7.0, 10.0, 1000.0,
+				       123456789.0, 999999999999999.0, 1e15,
+				       4.5e15, 1e16, -1.0, -1000.0, 0.5,
+				       1e300, 2147483648.0, 4294967296.0 };
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		struct membuf m;
+		struct jw w;
+		char want[64], *s;
+
+		snprintf(want, sizeof(want), "%.15g", vals[i]);
+		mb_open(&m);
+		jw_init(&w, m.f);
+		jw_double(&w, vals[i]);
+		s = mb_close(&m);
+		assert_string_equal(s, want);
+		free(s);
+	}
+}
+
 static void test_format_helpers(void **state)
 {
 	char buf[64];
@@ -579,6 +602,9 @@ static void test_format_helpers(void **state)
 
 	assert_string_equal(fmt_rate(buf, sizeof(buf), NAN, "-"), "-");
 	assert_string_equal(fmt_rate(buf, sizeof(buf), 0.0, "-"), "0.0");
+	assert_string_equal(fmt_rate(buf, sizeof(buf), -0.0, "-"), "-0.0");
+	assert_string_equal(fmt_pct(buf, sizeof(buf), 0.0, "-"), "0.00");
+	assert_string_equal(fmt_pct(buf, sizeof(buf), -0.0, "-"), "-0.00");
 	assert_string_equal(fmt_rate(buf, sizeof(buf), 99.94, "-"), "99.9");
 	assert_string_equal(fmt_rate(buf, sizeof(buf), 123456.7, "-"), "123457");
 	assert_string_equal(fmt_pct(buf, sizeof(buf), NAN, ""), "");
@@ -603,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_numbers_and_nulls),
+		cmocka_unit_test(test_whole_numbers),
 		cmocka_unit_test(test_nesting_and_commas),
 		cmocka_unit_test_setup(test_batch_json_record, batch_setup),
 		cmocka_unit_test_setup(test_batch_json_first_and_empty, batch_setup),

@@ -697,6 +697,179 @@ static void test_filter_and_sort(void **state)
 	}
 }
 
+
+/* The record's program @id field @key as a string ("" if null). */
+static const char *str_of(struct json_object *prog, const char *key)
+{
+	struct json_object *v = tu_get(prog, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+/*
+ * The counters iterator and the per-program info path (and the id walk)
+ * give the same figures for idle programs, exactly: one run of each
+ * through ebpftop, nothing running in between. With the iterator, ebpftop
+ * holds no fd on any program; on the info path it keeps them.
+ */
+static void test_paths_agree(void **state)
+{
+	static const char *const no_stats_iter[] = { "EBPFTOP_NO_STATS_ITER=1", NULL };
+	static const char *const no_prog_iter[] = { "EBPFTOP_NO_PROG_ITER=1", NULL };
+	static const char *const *const paths[] = { NULL, no_stats_iter, no_prog_iter };
+	static const unsigned long runs[TL__MAX] = { 12345, 678, 9, 0 };
+	struct json_object *first[TL__MAX] = { NULL };
+	struct run runs_of[3];
+	uint64_t c, ns;
+	int sfd;
+
+	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (sfd < 0)
+		fail_msg("BPF_ENABLE_STATS: %s", strerror(errno));
+	for (int i = 0; i < TL__MAX; i++) {
+		if (runs[i])
+			assert_int_equal(tl_run(&tl, (enum tl_prog)i, runs[i], &c, &ns), 0);
+	}
+	close(sfd);
+
+	for (size_t k = 0; k < 3; k++) {
+		struct run *r = &runs_of[k];
+		bool held = false;
+
+		/* Two records: the fds held (or not) after the first refresh. */
+		run_start(r, paths[k], "2", "0.3");
+		run_next(r, 15000);
+		for (int i = 0; i < TL__MAX; i++)
+			held |= tu_pid_holds_prog(r->p.pid, tl.ids[i]);
+		run_next(r, 15000);
+		if (!tu_wait(&r->p, 10000))
+			fail_msg("ebpftop (%s) did not exit", variant_name(paths[k]));
+		assert_int_equal(tu_exit_code(&r->p), 0);
+		if (k == 0 && held)
+			fail_msg("ebpftop holds an fd on one of the loader's programs, though it reads them through the iterator");
+		if (k == 1 && !held)
+			fail_msg("ebpftop with EBPFTOP_NO_STATS_ITER holds no fd on the loader's programs: it did not take the info path");
+		for (int i = 0; i < TL__MAX; i++) {
+			struct json_object *p = tu_record_prog(r->rec[1], tl.ids[i]);
+			uint64_t c0, t0, c1, t1;
+
+			if (!p)
+				fail_msg("%s: program %u missing", variant_name(paths[k]),
+					 tl.ids[i]);
+			assert_true(tu_u64(p, "run_cnt", &c1) &&
+				    tu_u64(p, "run_time_ns", &t1));
+			assert_int_equal(c1, runs[i]);
+			if (!first[i]) {
+				first[i] = p;
+				continue;
+			}
+			assert_true(tu_u64(first[i], "run_cnt", &c0) &&
+				    tu_u64(first[i], "run_time_ns", &t0));
+			if (c0 != c1 || t0 != t1 ||
+			    strcmp(str_of(first[i], "type"), str_of(p, "type")) ||
+			    strcmp(str_of(first[i], "tag"), str_of(p, "tag")) ||
+			    strcmp(str_of(first[i], "name"), str_of(p, "name")))
+				fail_msg("program %u: %s gives %s, the iterator %s",
+					 tl.ids[i], variant_name(paths[k]),
+					 json_object_to_json_string(p),
+					 json_object_to_json_string(first[i]));
+		}
+		live = NULL;
+	}
+	for (size_t k = 0; k < 3; k++)
+		run_free(&runs_of[k]);
+}
+
+/* Whether program @id in @rec lists @pid among its owners. */
+static bool lists_owner(struct json_object *rec, uint32_t id, pid_t pid)
+{
+	struct json_object *p = tu_record_prog(rec, id);
+	struct json_object *pids = p ? tu_get(p, "pids") : NULL;
+
+	for (size_t i = 0; pids && i < json_object_array_length(pids); i++) {
+		uint64_t v;
+
+		if (tu_u64(json_object_array_get_idx(pids, i), "pid", &v) &&
+		    (pid_t)v == pid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Owners without an owner walk at every refresh: a program that appears
+ * shows its owner in the very record it first appears in.
+ */
+static void test_new_owner(void **state)
+{
+	const char *const *env = *state;
+	struct testload tl2;
+	bool seen[TL__MAX] = { false };
+	int left = TL__MAX;
+	int64_t deadline;
+
+	run_start(&cur, env, NULL, "0.2");
+	for (int k = 0; k < 2; k++)
+		run_next(&cur, 15000);
+	if (tl_start(&tl2))
+		fail_msg("a second testload did not start");
+	deadline = tu_now_ms() + 10000;
+	while (left && tu_now_ms() < deadline) {
+		struct json_object *rec = run_next(&cur, 5000);
+
+		for (int i = 0; i < TL__MAX; i++) {
+			if (seen[i] || !tu_record_prog(rec, tl2.ids[i]))
+				continue;
+			seen[i] = true;
+			left--;
+			if (!lists_owner(rec, tl2.ids[i], tl2.pid))
+				fail_msg("%s: program %u (%s) first listed without its loader (pid %d) as owner: %s",
+					 variant_name(env), tl2.ids[i], tl_names[i],
+					 (int)tl2.pid,
+					 json_object_to_json_string(tu_record_prog(rec, tl2.ids[i])));
+		}
+		if (cur.n == MAX_RECORDS - 1)
+			break;
+	}
+	tl_stop(&tl2);
+	tu_proc_free(&tl2.p);
+	if (left)
+		fail_msg("%d of the second loader's programs never listed", left);
+	run_free(&cur);
+}
+
+/*
+ * A process that takes hold of a program already listed shows as its
+ * owner within the documented 3 seconds (plus the refresh that notices).
+ */
+static void test_late_owner(void **state)
+{
+	const char *const *env = *state;
+	struct json_object *rec;
+	double since;
+	pid_t holder;
+	int checked = 0;
+
+	run_start(&cur, env, NULL, "0.2");
+	for (int k = 0; k < 2; k++)
+		run_next(&cur, 15000);
+	assert_int_equal(tl_linkholder(&tl, TL_LONG, &holder), 0);
+	since = wall_now();
+	do {
+		rec = run_next(&cur, 5000);
+		if (tu_num(rec, "time") < since + 3.5)
+			continue;
+		checked++;
+		if (!lists_owner(rec, tl.ids[TL_LONG], holder))
+			fail_msg("%s: %.1f s after it took hold of program %u, pid %d is not among its owners: %s",
+				 variant_name(env), tu_num(rec, "time") - since,
+				 tl.ids[TL_LONG], (int)holder,
+				 json_object_to_json_string(tu_record_prog(rec, tl.ids[TL_LONG])));
+	} while (checked < 3 && cur.n < MAX_RECORDS - 1);
+	assert_int_equal(checked, 3);
+	run_free(&cur);
+}
+
 int main(void)
 {
 	static const char *const plain[] = { NULL };
@@ -705,20 +878,24 @@ int main(void)
 	static const char *const no_iters[] = { "EBPFTOP_NO_PROG_ITER=1",
 						"EBPFTOP_NO_PID_ITER=1", NULL };
 	/*
-	 * ebpftop keeps 256 fds spare: a budget of 2 held program fds, so
-	 * some of the loader's are reopened at every refresh.
+	 * On the info path ebpftop keeps 256 fds spare: a budget of 2 held
+	 * program fds, so some of the loader's are reopened at every refresh.
 	 */
-	static const char *const few_fds[] = { "RLIMIT_NOFILE=258", NULL };
+	static const char *const few_fds[] = { "EBPFTOP_NO_STATS_ITER=1",
+					       "RLIMIT_NOFILE=258", NULL };
+	static const char *const no_stats_iter[] = { "EBPFTOP_NO_STATS_ITER=1", NULL };
 	/* Named per variant: cmocka prints these names. */
 	const struct CMUnitTest tests[] = {
 		{ "exact_counts", test_exact_counts, setup, teardown, (void *)plain },
+		{ "exact_counts/EBPFTOP_NO_STATS_ITER", test_exact_counts, setup,
+		  teardown, (void *)no_stats_iter },
 		{ "exact_counts/EBPFTOP_NO_PROG_ITER", test_exact_counts, setup,
 		  teardown, (void *)no_prog_iter },
 		{ "exact_counts/EBPFTOP_NO_PID_ITER", test_exact_counts, setup,
 		  teardown, (void *)no_pid_iter },
 		{ "exact_counts/both fallbacks", test_exact_counts, setup,
 		  teardown, (void *)no_iters },
-		{ "exact_counts/RLIMIT_NOFILE=258", test_exact_counts, setup,
+		{ "exact_counts/NO_STATS_ITER, RLIMIT_NOFILE=258", test_exact_counts, setup,
 		  teardown, (void *)few_fds },
 		{ "steady_rate", test_steady_rate, setup, teardown, NULL },
 		{ "filter_and_sort", test_filter_and_sort, setup, teardown, NULL },
@@ -728,8 +905,15 @@ int main(void)
 		{ "unload", test_unload, setup, teardown, (void *)plain },
 		{ "unload/EBPFTOP_NO_PROG_ITER", test_unload, setup, teardown,
 		  (void *)no_prog_iter },
-		{ "unload/RLIMIT_NOFILE=258", test_unload, setup, teardown,
-		  (void *)few_fds },
+		{ "unload/EBPFTOP_NO_STATS_ITER", test_unload, setup, teardown,
+		  (void *)no_stats_iter },
+		{ "unload/NO_STATS_ITER, RLIMIT_NOFILE=258", test_unload, setup,
+		  teardown, (void *)few_fds },
+		{ "paths_agree", test_paths_agree, setup, teardown, NULL },
+		{ "new_owner", test_new_owner, setup, teardown, (void *)plain },
+		{ "new_owner/EBPFTOP_NO_PID_ITER", test_new_owner, setup, teardown,
+		  (void *)no_pid_iter },
+		{ "late_owner", test_late_owner, setup, teardown, (void *)plain },
 	};
 
 	tu_require_bpf();

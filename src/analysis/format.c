@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,8 @@ char *fmt_rate(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%s", blank);
+	else if (v == 0.0 && !signbit(v) && len >= 4)
+		memcpy(buf, "0.0", 4);	/* idle programs: no printf per row */
 	else if (v < 100.0)
 		snprintf(buf, len, "%.1f", v);
 	else
@@ -23,6 +26,8 @@ char *fmt_pct(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%s", blank);
+	else if (v == 0.0 && !signbit(v) && len >= 5)
+		memcpy(buf, "0.00", 5);
 	else
 		snprintf(buf, len, "%.2f", v);
 	return buf;

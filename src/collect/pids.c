@@ -16,13 +16,16 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/iters.h"
-#include "pid_iter.skel.h"
+/* bpftool's generated code does arithmetic on void pointers. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpointer-arith"
+#include "pid_iter.lskel.h"
+#pragma GCC diagnostic pop
 #include "util/bpf_prog.h"
-#include "util/quiet.h"
 
 struct pid_scan {
 	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
-	struct bpf_link *link;
+	int link_fd;
 	uint32_t own_prog_id;
 	struct pid_ref *refs;
 	size_t n, cap;
@@ -82,7 +85,7 @@ static int iter_read(struct pid_scan *p)
 	int fd, err = 0;
 	ssize_t r;
 
-	fd = bpf_iter_create(bpf_link__fd(p->link));
+	fd = bpf_iter_create(p->link_fd);
 	if (fd < 0)
 		return -errno;
 	while ((r = read(fd, e, sizeof(e))) > 0) {
@@ -103,17 +106,22 @@ static int iter_open(struct pid_scan *p)
 {
 	int err;
 
+	/*
+	 * A light skeleton: the kernel applies the CO-RE relocations, so
+	 * ebpftop never parses the kernel's BTF (megabytes) itself.
+	 */
 	p->skel = pid_iter_bpf__open_and_load();
 	if (!p->skel)
-		return -errno;
-	p->link = bpf_program__attach_iter(p->skel->progs.ebpftop_pids, NULL);
-	if (!p->link) {
+		return -errno ? -errno : -EINVAL;
+	p->link_fd = bpf_link_create(p->skel->progs.ebpftop_pids.prog_fd, 0,
+				     BPF_TRACE_ITER, NULL);
+	if (p->link_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
 	p->skel->bss->self_pid = (__u32)getpid();
-	p->skel->bss->self_prog_fd = bpf_program__fd(p->skel->progs.ebpftop_pids);
-	p->skel->bss->self_link_fd = bpf_link__fd(p->link);
+	p->skel->bss->self_prog_fd = (__u32)p->skel->progs.ebpftop_pids.prog_fd;
+	p->skel->bss->self_link_fd = (__u32)p->link_fd;
 	/* The first pass learns the file operations of programs and links. */
 	err = iter_read(p);
 	p->n = 0;
@@ -126,8 +134,9 @@ static int iter_open(struct pid_scan *p)
 	p->own_prog_id = prog_id_of_fd(p->skel->bss->self_prog_fd);
 	return 0;
 fail:
-	bpf_link__destroy(p->link);
-	p->link = NULL;
+	if (p->link_fd >= 0)
+		close(p->link_fd);
+	p->link_fd = -1;
 	pid_iter_bpf__destroy(p->skel);
 	p->skel = NULL;
 	return err;
@@ -136,16 +145,12 @@ fail:
 struct pid_scan *pid_scan__new(bool try_iter)
 {
 	struct pid_scan *p = calloc(1, sizeof(*p));
-	libbpf_print_fn_t old;
 
 	if (!p)
 		return NULL;
-	/* A failed load is expected on some kernels: keep libbpf quiet. */
-	if (try_iter) {
-		old = libbpf_quiet();
+	p->link_fd = -1;
+	if (try_iter)
 		iter_open(p);
-		libbpf_set_print(old);
-	}
 	return p;
 }
 
@@ -153,7 +158,8 @@ void pid_scan__free(struct pid_scan *p)
 {
 	if (!p)
 		return;
-	bpf_link__destroy(p->link);
+	if (p->link_fd >= 0)
+		close(p->link_fd);
 	pid_iter_bpf__destroy(p->skel);
 	free(p->refs);
 	free(p);

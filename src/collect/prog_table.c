@@ -16,52 +16,84 @@
 
 #include "bpf/iters.h"
 #include "collect/pids.h"
+#include "collect/prog_stats.h"
 #include "prog_iter.skel.h"
 #include "util/bpf_prog.h"
 #include "util/clock.h"
 #include "util/quiet.h"
 
 /*
- * The table keeps an fd on every program between refreshes, so that a
- * refresh costs one BPF_OBJ_GET_INFO_BY_FD per program. An fd is a
- * reference, though: held blindly, it would keep a program alive after its
- * owner let it go. The iter/bpf_prog iterator reports each program's
- * reference count in one read, and the owner scan tells how many of those
- * references are fds of ebpftop instances (this one and any other running
- * at the same time, recognised by the ebpftop_progs iterator they hold).
- * When nothing else holds a program, the table closes its fd for good
- * and the program goes (if it does not, it is reopened at each refresh). Without the iterator the table cannot tell, so it holds no
+ * Three ways to sample every program, the first that works here:
+ *
+ * PROG_ENUM_STATS: one read of the prog_stats iterator gives every
+ * program's id, type, tag and counters. What changes rarely (name, BTF,
+ * sizes, load time, owner uid) comes from BPF_OBJ_GET_INFO_BY_FD once, when
+ * a program first shows up (or its id comes back with another tag). No fd
+ * is held and no system call is made per program per refresh. Owners are
+ * scanned when a program appeared, and otherwise once every
+ * OWNERS_MAX_AGE_NS: that walk visits every open file on the machine, and
+ * is the most expensive part of a refresh.
+ *
+ * PROG_ENUM_ITER: the prog_iter iterator lists ids and reference counts,
+ * and the table keeps an fd on every program between refreshes (within a
+ * budget under RLIMIT_NOFILE), so that a refresh costs one
+ * BPF_OBJ_GET_INFO_BY_FD per program. An fd is a reference, though: held
+ * blindly, it would keep a program alive after its owner let it go. The
+ * owner scan, made at every refresh here, tells how many references are
+ * fds of ebpftop instances (this one and any other running at the same
+ * time, recognised by the ebpftop_progs iterator they hold). When nothing
+ * else holds a program, the table closes its fd for good and the program
+ * goes (if it does not, it is reopened at each refresh).
+ *
+ * PROG_ENUM_IDS: without iterators the table cannot tell, so it holds no
  * fds and opens each program again on every refresh.
  */
+
+static int refresh_info(struct prog_table *t);
+
+/* How old the owners of a program already listed may be (stats mode). */
+#define OWNERS_MAX_AGE_NS (3 * 1000000000ull)
+
+/* What rates need of the previous sample. */
+struct counters {
+	uint32_t id;			/* 0: no previous sample */
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+};
 
 /* One program between refreshes. */
 struct slot {
 	struct prog_sample cur;
-	struct prog_sample prev;	/* counters only; prev.id 0 if none */
+	struct counters prev;
 	int fd;				/* -1 when not held */
 	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	bool counted;			/* refcnt includes our fd */
 	int64_t other_fds;		/* other instances' fds, this scan */
 	int64_t prev_other_fds;		/* the same, previous scan */
 	bool released;			/* let go once: never held again */
+	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
 };
 
 struct prog_table {
 	enum prog_enum_mode mode;
-	struct prog_iter_bpf *skel;
+	struct prog_stats_iter *stats;	/* PROG_ENUM_STATS */
+	struct prog_iter_bpf *skel;	/* PROG_ENUM_ITER */
 	struct bpf_link *iter_link;
 	struct pid_scan *pids;
 	uint32_t own_ids[2];		/* ebpftop's own iterator programs */
+	uint64_t owners_time_ns;	/* refresh of the latest owner scan */
+	bool owners_due;		/* scan owners at the next refresh */
 
 	size_t n, cap;
 	struct slot *slots;		/* sorted by id */
-	struct slot *scratch;		/* the next refresh is built here */
+	struct slot *scratch;		/* the info path builds the next refresh here */
+	size_t scratch_cap;
 	struct prog_owner *owners;	/* slots[i].cur.owners point here */
 
 	struct prog_iter_entry *ids;	/* scratch for the id list */
 	size_t nids, ids_cap;
 
 	uint64_t time_ns, prev_time_ns;
+	struct prog_sample prev_view;	/* what prog_table__prev() returns */
 	size_t fd_budget;		/* how many fds the table may hold */
 };
 
@@ -99,14 +131,21 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter)
+struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
+				   bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
-	t->fd_budget = fd_budget();
-	t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER : PROG_ENUM_IDS;
+	if (prog_iter && stats_iter && !prog_stats_iter__open(&t->stats)) {
+		t->mode = PROG_ENUM_STATS;
+		t->own_ids[0] = prog_stats_iter__prog_id(t->stats);
+	} else {
+		t->fd_budget = fd_budget();
+		t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER :
+						       PROG_ENUM_IDS;
+	}
 	t->pids = pid_scan__new(pid_iter);
 	if (!t->pids) {
 		prog_table__free(t);
@@ -126,6 +165,7 @@ void prog_table__free(struct prog_table *t)
 	}
 	bpf_link__destroy(t->iter_link);
 	prog_iter_bpf__destroy(t->skel);
+	prog_stats_iter__free(t->stats);
 	pid_scan__free(t->pids);
 	free(t->slots);
 	free(t->scratch);
@@ -185,22 +225,26 @@ static int list_ids(struct prog_table *t)
 	}
 }
 
-static int grow(struct prog_table *t, size_t need)
+/* Room for @need slots, and as many in scratch if @scratch. */
+static int grow(struct prog_table *t, size_t need, bool scratch)
 {
-	struct slot *a, *b;
+	if (need > t->cap) {
+		size_t cap = need < 64 ? 64 : need + need / 2;
+		struct slot *a = realloc(t->slots, cap * sizeof(*a));
 
-	if (need <= t->cap)
-		return 0;
-	need = need < 64 ? 64 : need + need / 2;
-	a = realloc(t->slots, need * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	t->slots = a;
-	b = realloc(t->scratch, need * sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	t->scratch = b;
-	t->cap = need;
+		if (!a)
+			return -ENOMEM;
+		t->slots = a;
+		t->cap = cap;
+	}
+	if (scratch && t->scratch_cap < t->cap) {
+		struct slot *b = realloc(t->scratch, t->cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		t->scratch = b;
+		t->scratch_cap = t->cap;
+	}
 	return 0;
 }
 
@@ -360,7 +404,216 @@ static int settle_owners(struct prog_table *t)
 	return 0;
 }
 
+/*
+ * What a program's info says and changes rarely, from one
+ * BPF_OBJ_GET_INFO_BY_FD: @s gets everything but the counters, which the
+ * iterator's @e gives. -ENOENT when the program went away meanwhile.
+ */
+static int sample_new(const struct prog_stats_entry *e, struct prog_sample *s)
+{
+	int fd, err;
+
+	fd = prog_fd_by_id(e->id, NULL, 0);
+	if (fd < 0)
+		return fd;
+	err = sample_prog(fd, NULL, s);
+	close(fd);
+	if (err)
+		return err;
+	/* The program behind the id changed between the two reads. */
+	if (s->type != e->type)
+		return -ENOENT;
+	return 0;
+}
+
+static void sample_counters(const struct prog_stats_entry *e,
+			    struct prog_sample *s)
+{
+	s->run_cnt = e->run_cnt;
+	s->run_time_ns = e->run_time_ns;
+	s->recursion_misses = e->recursion_misses;
+}
+
+/* The previous sample, as far as rates need it: id and counters. */
+static void keep_counters(const struct prog_sample *cur, struct counters *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}
+
+/*
+ * The steady state, in one pass: while the iterator's programs (ebpftop's
+ * own left out) are the table's, in order, update their counters. Returns
+ * how many slots were updated; all of them (t->n) when nothing changed
+ * and no iterator record is left over.
+ */
+static size_t update_same(struct prog_table *t, const struct prog_stats_entry *e,
+			  size_t n, bool *same)
+{
+	size_t k = 0, i;
+
+	for (i = 0; i < n; i++) {
+		struct slot *sl;
+
+		if (is_own(t, e[i].id))
+			continue;
+		if (k == t->n)
+			break;
+		sl = &t->slots[k];
+		if (sl->cur.id != e[i].id ||
+		    memcmp(sl->tag_raw, e[i].tag, sizeof(e[i].tag)))
+			break;
+		keep_counters(&sl->cur, &sl->prev);
+		sample_counters(&e[i], &sl->cur);
+		k++;
+	}
+	*same = i == n && k == t->n;
+	return k;
+}
+
+/* PROG_ENUM_STATS: one iterator read, info only for programs new here. */
+static int refresh_stats(struct prog_table *t, bool *new_progs)
+{
+	size_t n, j = 0, kept = 0, fresh = 0, holes = 0, updated, pos, i;
+	const struct prog_stats_entry *e;
+	uint64_t start;
+	bool same;
+	int err;
+
+	start = mono_now_ns();
+	err = prog_stats_iter__read(t->stats, &e, &n);
+	if (err)
+		return err;
+	t->prev_time_ns = t->time_ns;
+	t->time_ns = start;
+	*new_progs = false;
+	/* The steady state: the same programs, counters updated in place. */
+	updated = update_same(t, e, n, &same);
+	if (same)
+		return 0;
+	/*
+	 * Programs came or went: merge in place, with no second array (at
+	 * 10,000 programs that is megabytes). First the programs that stay
+	 * move down over those that left, their counters updated...
+	 */
+	for (size_t o = 0; o < t->n; o++) {
+		struct slot *sl = &t->slots[o];
+
+		while (j < n && e[j].id < sl->cur.id)
+			j++;
+		if (j == n || e[j].id != sl->cur.id || is_own(t, e[j].id) ||
+		    memcmp(sl->tag_raw, e[j].tag, sizeof(e[j].tag)))
+			continue;	/* gone, or its id names another program */
+		/* The first @updated ones were updated already. */
+		if (o >= updated) {
+			keep_counters(&sl->cur, &sl->prev);
+			sample_counters(&e[j], &sl->cur);
+		}
+		if (kept != o)
+			t->slots[kept] = *sl;
+		kept++;
+	}
+	/* ...then the new ones are counted... */
+	for (size_t q = 0, s = 0; q < n; q++) {
+		while (s < kept && t->slots[s].cur.id < e[q].id)
+			s++;
+		if (!is_own(t, e[q].id) &&
+		    (s == kept || t->slots[s].cur.id != e[q].id))
+			fresh++;
+	}
+	err = grow(t, kept + fresh, false);
+	if (err)
+		return err;
+	/*
+	 * ...and placed from the end down, so that no slot is overwritten
+	 * before it moved: a new program is sampled where it belongs.
+	 */
+	pos = kept + fresh;
+	i = kept;
+	for (j = n; j-- > 0;) {
+		struct slot *ns;
+
+		if (is_own(t, e[j].id))
+			continue;
+		while (i > 0 && t->slots[i - 1].cur.id > e[j].id)
+			t->slots[--pos] = t->slots[--i];
+		if (i > 0 && t->slots[i - 1].cur.id == e[j].id) {
+			t->slots[--pos] = t->slots[--i];
+			continue;
+		}
+		ns = &t->slots[--pos];
+		memset(ns, 0, sizeof(*ns));
+		if (sample_new(&e[j], &ns->cur)) {
+			ns->cur.id = 0;	/* gone meanwhile: a hole, closed below */
+			holes++;
+			continue;
+		}
+		ns->cur.owners = NULL;
+		ns->cur.nr_owners = 0;
+		sample_counters(&e[j], &ns->cur);
+		memcpy(ns->tag_raw, e[j].tag, sizeof(ns->tag_raw));
+		ns->fd = -1;
+		ns->refcnt = -1;
+		ns->released = true;
+		*new_progs = true;
+	}
+	t->n = kept + fresh;
+	if (holes) {
+		size_t w = 0;
+
+		for (size_t r = 0; r < t->n; r++) {
+			if (!t->slots[r].cur.id)
+				continue;
+			if (w != r)
+				t->slots[w] = t->slots[r];
+			w++;
+		}
+		t->n = w;
+	}
+	return 0;
+}
+
+/* Whether any program first sampled at this refresh has no owner yet. */
+static bool new_without_owner(const struct prog_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->slots[i].prev.id && !t->slots[i].cur.nr_owners)
+			return true;
+	}
+	return false;
+}
+
 int prog_table__refresh(struct prog_table *t)
+{
+	bool new_progs;
+	int err;
+
+	if (t->mode != PROG_ENUM_STATS)
+		return refresh_info(t);
+	err = refresh_stats(t, &new_progs);
+	if (err)
+		return err;
+	/*
+	 * Owners of new programs now; of the others, at most
+	 * OWNERS_MAX_AGE_NS old. A program is visible to the iterator a
+	 * moment before its loader's fd is: one that had no owner when it
+	 * appeared is looked at again at the next refresh.
+	 */
+	if (!new_progs && !t->owners_due && t->owners_time_ns &&
+	    t->time_ns - t->owners_time_ns < OWNERS_MAX_AGE_NS)
+		return 0;
+	err = settle_owners(t);
+	if (err)
+		return err;
+	t->owners_due = new_progs && new_without_owner(t);
+	t->owners_time_ns = t->time_ns;
+	return 0;
+}
+
+/* PROG_ENUM_ITER and PROG_ENUM_IDS: one info call per program. */
+static int refresh_info(struct prog_table *t)
 {
 	size_t k = 0, old = 0, held = 0;
 	struct slot *tmp;
@@ -370,7 +623,7 @@ int prog_table__refresh(struct prog_table *t)
 	err = list_ids(t);
 	if (err)
 		return err;
-	err = grow(t, t->nids);
+	err = grow(t, t->nids, true);
 	if (err)
 		return err;
 	start = mono_now_ns();
@@ -411,9 +664,7 @@ int prog_table__refresh(struct prog_table *t)
 		ns->other_fds = 0;
 		ns->prev_other_fds = prev ? prev->other_fds : 0;
 		if (prev) {
-			ns->prev = prev->cur;
-			ns->prev.owners = NULL;
-			ns->prev.nr_owners = 0;
+			keep_counters(&prev->cur, &ns->prev);
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}
@@ -467,10 +718,17 @@ const struct prog_sample *prog_table__sample(const struct prog_table *t,
 	return &t->slots[i].cur;
 }
 
-const struct prog_sample *prog_table__prev(const struct prog_table *t,
-					   size_t i)
+const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i)
 {
-	return t->slots[i].prev.id ? &t->slots[i].prev : NULL;
+	const struct counters *c = &t->slots[i].prev;
+
+	if (!c->id)
+		return NULL;
+	t->prev_view.id = c->id;
+	t->prev_view.run_cnt = c->run_cnt;
+	t->prev_view.run_time_ns = c->run_time_ns;
+	t->prev_view.recursion_misses = c->recursion_misses;
+	return &t->prev_view;
 }
 
 uint64_t prog_table__time_ns(const struct prog_table *t)

@@ -12,15 +12,19 @@ struct prog_table;
 
 /* How the table learns which programs exist and which are orphans. */
 enum prog_enum_mode {
+	PROG_ENUM_STATS,	/* iter/bpf_prog: ids and counters in one read, no fds */
 	PROG_ENUM_ITER,		/* iter/bpf_prog: ids and reference counts in one read */
 	PROG_ENUM_IDS,		/* BPF_PROG_GET_NEXT_ID walk, fds reopened every refresh */
 };
 
 /*
- * A table that uses the BPF iterators where they load; @prog_iter or
- * @pid_iter false forces the fallback (tests exercise it that way).
+ * A table that uses the BPF iterators where they load; @stats_iter,
+ * @prog_iter or @pid_iter false forces the fallback (tests exercise it
+ * that way): without @stats_iter, one BPF_OBJ_GET_INFO_BY_FD per program
+ * and refresh; without @prog_iter, no iterator lists programs either.
  */
-struct prog_table *prog_table__new(bool prog_iter, bool pid_iter);
+struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
+				   bool pid_iter);
 void prog_table__free(struct prog_table *t);
 
 /*
@@ -33,9 +37,11 @@ int prog_table__refresh(struct prog_table *t);
 size_t prog_table__count(const struct prog_table *t);
 const struct prog_sample *prog_table__sample(const struct prog_table *t,
 					     size_t i);
-/* The same program at the previous refresh, or NULL if it is new. */
-const struct prog_sample *prog_table__prev(const struct prog_table *t,
-					   size_t i);
+/*
+ * The same program at the previous refresh, or NULL if it is new: its id
+ * and counters only, valid until the next call.
+ */
+const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i);
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The program table under churn, on each collection path: programs of our
+ * own come and go between refreshes (a third unloaded, new ones loaded,
+ * some run), and after every refresh the table must list exactly the ones
+ * loaded, in id order, once each, with their names, exact counters, and a
+ * previous sample for those that were there before and none for new ones.
+ * The counters path merges the table in place: this is its test.
+ *
+ * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <bpf/bpf.h>
+
+#include "collect/prog_table.h"
+#include "testutil.h"
+
+#define MAXP 4000
+
+struct mine {
+	int fd;			/* -1: unloaded */
+	uint32_t id;
+	char name[16];
+	bool seen_before;	/* listed at the previous refresh */
+};
+
+static struct mine progs[MAXP];
+static size_t nprogs;
+static unsigned long serial;
+
+static void load_one(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct mine *m = &progs[nprogs];
+
+	assert_true(nprogs < MAXP);
+	snprintf(m->name, sizeof(m->name), "ptab_%lu", serial++);
+	m->fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, m->name, "GPL",
+			      insns, 2, NULL);
+	if (m->fd < 0)
+		fail_msg("loading %s: %s", m->name, strerror(errno));
+	assert_int_equal(bpf_obj_get_info_by_fd(m->fd, &info, &len), 0);
+	m->id = info.id;
+	m->seen_before = false;
+	nprogs++;
+}
+
+/* Unload everything and wait until the kernel freed it (it does so a moment later). */
+/*
+ * Wait up to 10 s for program @id to be freed: the kernel defers it. On
+ * the info path @t (if not NULL) refreshes meanwhile, as ebpftop does: an
+ * fd another ebpftop instance took on the program between two owner scans
+ * keeps this table from letting go until the next refresh.
+ */
+static void wait_gone(struct prog_table *t, uint32_t id)
+{
+	int64_t deadline = tu_now_ms() + 10000;
+
+	while (tu_prog_exists(id)) {
+		if (tu_now_ms() > deadline)
+			fail_msg("program %u is still loaded 10 s after its last fd closed",
+				 id);
+		tu_sleep_ms(20);
+		if (t && prog_table__mode(t) == PROG_ENUM_ITER)
+			assert_int_equal(prog_table__refresh(t), 0);
+	}
+}
+
+static void unload_all(void)
+{
+	for (size_t i = 0; i < nprogs; i++) {
+		if (progs[i].fd >= 0)
+			close(progs[i].fd);
+		progs[i].fd = -1;
+	}
+	for (size_t i = 0; i < nprogs; i++) {
+		if (progs[i].id)
+			wait_gone(NULL, progs[i].id);
+		progs[i].id = 0;
+	}
+}
+
+static void run(struct mine *m, unsigned int n)
+{
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt,
+		    .data_size_in = sizeof(pkt), .repeat = n);
+
+	assert_int_equal(bpf_prog_test_run_opts(m->fd, &o), 0);
+}
+
+/*
+ * Unload every @nth program still loaded, and wait until the kernel freed
+ * them. On the info path the table holds an fd on each and lets go at the
+ * refresh after their owner (this test) did.
+ */
+static void unload_some(struct prog_table *t, size_t nth)
+{
+	for (size_t i = 0; i < nprogs; i++) {
+		if (progs[i].fd >= 0 && i % nth == 0) {
+			close(progs[i].fd);
+			progs[i].fd = -1;
+		}
+	}
+	if (prog_table__mode(t) == PROG_ENUM_ITER)
+		assert_int_equal(prog_table__refresh(t), 0);
+	for (size_t i = 0; i < nprogs; i++) {
+		if (progs[i].fd < 0 && progs[i].id)
+			wait_gone(t, progs[i].id);
+		if (progs[i].fd < 0)
+			progs[i].id = 0;
+	}
+}
+
+/* The table lists exactly our loaded programs, right. */
+static void check(struct prog_table *t, const char *what)
+{
+	size_t n = prog_table__count(t), found = 0;
+	uint32_t last = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct prog_sample *s = prog_table__sample(t, i);
+		const struct prog_sample *p;
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		struct mine *m = NULL;
+
+		if (i && s->id <= last)
+			fail_msg("%s: id %u after %u", what, s->id, last);
+		last = s->id;
+		for (size_t k = 0; k < nprogs; k++) {
+			if (progs[k].fd >= 0 && progs[k].id == s->id) {
+				m = &progs[k];
+				break;
+			}
+		}
+		if (!m) {
+			if (!strncmp(s->name, "ptab_", 5))
+				fail_msg("%s: %s (id %u) is listed but was unloaded",
+					 what, s->name, s->id);
+			continue;
+		}
+		found++;
+		assert_string_equal(s->name, m->name);
+		assert_string_equal(s->type_name, "socket_filter");
+		assert_int_equal(bpf_obj_get_info_by_fd(m->fd, &info, &len), 0);
+		if (s->run_cnt != info.run_cnt || s->run_time_ns != info.run_time_ns)
+			fail_msg("%s: %s counters %llu/%llu, kernel %llu/%llu", what,
+				 m->name, (unsigned long long)s->run_cnt,
+				 (unsigned long long)s->run_time_ns,
+				 (unsigned long long)info.run_cnt,
+				 (unsigned long long)info.run_time_ns);
+		p = prog_table__prev(t, i);
+		if (m->seen_before != (p != NULL))
+			fail_msg("%s: %s has %s previous sample", what, m->name,
+				 p ? "a" : "no");
+		if (p && (p->id != s->id || p->run_cnt > s->run_cnt))
+			fail_msg("%s: %s previous sample id %u run_cnt %llu", what,
+				 m->name, p->id, (unsigned long long)p->run_cnt);
+		m->seen_before = true;
+	}
+	for (size_t k = 0, loaded = 0; k <= nprogs; k++) {
+		if (k == nprogs) {
+			if (found != loaded)
+				fail_msg("%s: %zu of our %zu programs listed", what,
+					 found, loaded);
+			break;
+		}
+		loaded += progs[k].fd >= 0;
+	}
+}
+
+static void churn(bool stats_iter, bool prog_iter)
+{
+	struct prog_table *t;
+	int sfd;
+
+	nprogs = 0;
+	t = prog_table__new(stats_iter, prog_iter, true);
+	assert_non_null(t);
+	if (stats_iter && prog_iter)
+		assert_int_equal(prog_table__mode(t), PROG_ENUM_STATS);
+	else if (prog_iter)
+		assert_int_equal(prog_table__mode(t), PROG_ENUM_ITER);
+	else
+		assert_int_equal(prog_table__mode(t), PROG_ENUM_IDS);
+	for (int i = 0; i < 1500; i++)
+		load_one();
+	assert_int_equal(prog_table__refresh(t), 0);
+	check(t, "first refresh");
+	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	assert_true(sfd >= 0);
+	for (int round = 0; round < 4; round++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "round %d", round);
+		unload_some(t, (size_t)(3 + round));
+		for (int i = 0; i < 400; i++)
+			load_one();
+		for (size_t k = round; k < nprogs; k += 97) {
+			if (progs[k].fd >= 0)
+				run(&progs[k], 10 + (unsigned int)k);
+		}
+		assert_int_equal(prog_table__refresh(t), 0);
+		check(t, what);
+		/* Nothing changed: the in-place update. */
+		assert_int_equal(prog_table__refresh(t), 0);
+		check(t, "steady");
+	}
+	close(sfd);
+	prog_table__free(t);
+	unload_all();
+}
+
+static void test_churn_stats(void **state)
+{
+	churn(true, true);
+}
+
+static void test_churn_info(void **state)
+{
+	churn(false, true);
+}
+
+static void test_churn_ids(void **state)
+{
+	churn(false, false);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_churn_stats),
+		cmocka_unit_test(test_churn_info),
+		cmocka_unit_test(test_churn_ids),
+	};
+	struct rlimit r = { 8192, 8192 };
+
+	tu_require_bpf();
+	tu_lock();
+	/* The info path holds an fd per program: room for ours and its. */
+	if (setrlimit(RLIMIT_NOFILE, &r))
+		tu_die("cannot raise RLIMIT_NOFILE: %s", strerror(errno));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
