@@ -265,8 +265,9 @@ static void test_memory_bound(void **state)
 	busy = history__bytes(h);
 	print_message("history: 10,000 programs (5,000 running): %zu KiB\n",
 		      busy / 1024);
-	/* at most 1.3 KiB a running program, 100 bytes an idle one */
-	assert_true(busy <= 5000 * 1331 + 5000 * 100 + 256 * 1024);
+	/* at most 1.3 KiB a running program, nothing for an idle one */
+	assert_int_equal(history__count(h), 5000);
+	assert_true(busy <= 5000 * 1331 + 64 * 1024);
 	history__free(h);
 
 	h = history__new();
@@ -275,7 +276,9 @@ static void test_memory_bound(void **state)
 		assert_int_equal(history__update(h, id, TAG, "p", 1, NAN, 0, false), 0);
 	history__end(h);
 	idle = history__bytes(h);
-	assert_true(idle <= 10000 * 100 + 256 * 1024);
+	/* nothing at all for a program that has not run */
+	assert_int_equal(history__count(h), 0);
+	assert_true(idle <= 1024);
 	history__free(h);
 }
 

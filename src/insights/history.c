@@ -213,7 +213,12 @@ int history__update(struct history *h, uint32_t id, const char *tag,
 	struct hprog *p = find(h, id);
 
 	if (!p) {
-		uint64_t ident = ident_of(tag, name);
+		uint64_t ident;
+
+		/* Nothing is kept for a program until it has run. */
+		if (!(runs_per_s > 0))
+			return 0;
+		ident = ident_of(tag, name);
 
 		/* A reload: the same program gone from another id. */
 		for (size_t i = 0; i < h->n; i++) {
@@ -241,10 +246,7 @@ int history__update(struct history *h, uint32_t id, const char *tag,
 	}
 	p->seen = true;
 	p->gone = 0;
-	/* Nothing is kept for a program until it has run. */
 	if (!p->fine) {
-		if (!(runs_per_s > 0))
-			return 0;
 		p->fine = calloc(HIST_FINE, sizeof(*p->fine));
 		p->coarse = calloc(HIST_COARSE, sizeof(*p->coarse));
 		if (!p->fine || !p->coarse) {

@@ -7,7 +7,7 @@
  * HIST_FINE refreshes as they were, and HIST_COARSE buckets of
  * HIST_BUCKET_S seconds behind them (16 minutes). Values are kept as
  * 16-bit logarithmic codes (0.04 % steps). A program that never ran costs
- * only its small header; one that ran costs about 1.2 KiB. A reload (the
+ * nothing; one that ran costs about 1.2 KiB. A reload (the
  * same tag and name under a new id) continues the old program's history.
  * Pure: no I/O.
  */
@@ -52,7 +52,7 @@ void history__end(struct history *h);
 /*
  * Resample program @id's last @window_s seconds before @now into @n
  * points, oldest first. Returns the number of points with a value, or
- * -ENOENT if the program has no history.
+ * -ENOENT if the program has no history (it has not run).
  */
 int history__series(const struct history *h, uint32_t id, double now,
 		    double window_s, size_t n, struct hist_point *out);

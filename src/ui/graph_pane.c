@@ -4,6 +4,7 @@
 #include "ui/graph_pane.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,7 +121,8 @@ int graph_pane_draw(const struct history *h, uint32_t id, double now,
 	if (valid <= 0) {
 		snprintf(title, sizeof(title),
 			 "graph (%s, w changes): %s", window_name(window_s),
-			 valid == 0 ? "no runs measured yet" : "no history");
+			 valid == -ENOENT || valid == 0 ?
+				 "no runs measured yet" : strerror(-valid));
 		put(y, x, color(ROLE_DETAILS_LABEL), title);
 		free(p);
 		return 1;
