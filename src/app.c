@@ -23,6 +23,7 @@
 #include "demo/demo.h"
 #include "insights/history.h"
 #include "insights/reader.h"
+#include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
 
@@ -299,6 +300,7 @@ static int insights_rows(struct app *a)
 
 int app_sample(struct app *a)
 {
+	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
 	bool counted;
 	struct snapshot *s = &a->snap;
@@ -359,6 +361,8 @@ int app_sample(struct app *a)
 	err = regress_rows(a);
 	if (insights_rows(a))
 		err = -ENOMEM;
+	/* Exported only once complete: a scrape never sees half a refresh. */
+	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
 	return err;
 }
 

@@ -13,6 +13,7 @@
 struct demo;
 struct history;
 struct insights;
+struct exporter;
 struct prof_session;
 struct prog_table;
 struct regress;
@@ -37,6 +38,7 @@ struct app {
 	struct insights *insights; /* what each program is made of, read once */
 	struct history *history; /* every program's recent refreshes */
 	uint32_t *ids;		/* scratch: the ids of a sample */
+	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */

@@ -29,6 +29,9 @@ const struct cli_option cli_options[] = {
 	{ "demo-regress-after", 0, "SECS", "land the demo's regression after SECS seconds, decimal (needs --demo)" },
 	{ "profile", 'p', "ID", "profile program ID from the start: fentry/fexit counters per run (TUI and batch)" },
 	{ "events", 'e', "LIST", "profiler events, comma-separated: presets default, topdown, cache, tlb, sw, or libpfm4 event strings" },
+	{ "listen", 0, "[ADDR:]PORT", "serve Prometheus metrics at http://ADDR:PORT/metrics while running (ADDR defaults to 127.0.0.1)" },
+	{ "prom-file", 0, "PATH", "write the Prometheus text exposition to PATH atomically after every refresh" },
+	{ "quiet", 'q', NULL, "with -b: print nothing per refresh (a headless exporter with --listen or --prom-file)" },
 	{ "list-events", 0, NULL, "print the presets and their event encodings on this machine, then exit" },
 	{ "bench", 0, "FILE", "benchmark the packet programs of BPF object FILE with BPF_PROG_TEST_RUN, then exit" },
 	{ "bench-prog", 0, "NAMES", "benchmark only these programs of the object, comma-separated" },
@@ -405,6 +408,9 @@ static int check_bench_combination(const struct ebpftop_opts *o, char *err,
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --demo");
 	if (o->profile_id)
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --profile");
+	if (o->listen || o->prom_file)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop %s",
+				o->listen ? "--listen" : "--prom-file");
 	return 0;
 }
 
@@ -510,6 +516,9 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 				return -EINVAL;
 			o->events = arg;
 			break;
+		case 'q':
+			o->quiet = true;
+			break;
 		case 'V':
 			action = CLI_VERSION;
 			break;
@@ -524,6 +533,24 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,
 				    "no-stats")) {
 				o->no_stats = true;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,
+				    "listen")) {
+				if (listen_addr_parse(arg, &o->listen_addr, err,
+						      errlen))
+					return -EINVAL;
+				o->listen = true;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,
+				    "prom-file")) {
+				if (!*arg)
+					return msg_fail(err, errlen, -EINVAL,
+							"--prom-file: the path is empty");
+				o->prom_file = arg;
 				break;
 			}
 			if (c >= OPT_LONG_BASE &&
@@ -573,6 +600,10 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 		return msg_fail(err, errlen, -EINVAL, "--demo-pps needs --demo");
 	if (!o->demo && o->demo_regress_after > 0.0)
 		return msg_fail(err, errlen, -EINVAL, "--demo-regress-after needs --demo");
+	if (o->quiet && !o->batch)
+		return msg_fail(err, errlen, -EINVAL, "--quiet needs -b (the TUI has no per-refresh output to leave out)");
+	if (o->quiet && !o->listen && !o->prom_file)
+		return msg_fail(err, errlen, -EINVAL, "--quiet needs --listen or --prom-file (otherwise it would do nothing)");
 	if (!o->demo_pps)
 		o->demo_pps = CLI_DEMO_PPS_DEFAULT;
 	if (action == CLI_RUN && check_bench_combination(o, err, errlen))

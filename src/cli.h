@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/columns.h"
+#include "export/listen_addr.h"
 
 #define CLI_BENCH_SETS_MAX 32
 
@@ -39,6 +40,10 @@ struct ebpftop_opts {
 	const char *record;	/* --record FILE */
 	const char *compare;	/* --compare FILE */
 	bool report_md;		/* --report md */
+	bool listen;		/* --listen: serve /metrics at listen_addr */
+	struct listen_addr listen_addr;
+	const char *prom_file;	/* --prom-file: NULL if none */
+	bool quiet;		/* -q: no per-refresh output in batch mode */
 };
 
 enum cli_action {

@@ -12,6 +12,7 @@
 #include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
 #include "ui/tui.h"
@@ -55,6 +56,7 @@ static int run_batch(struct app *a, struct live_gate *gate)
 	 */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	for (unsigned long i = 0; !app_quit; i++) {
+		const char *msg;
 		size_t n;
 
 		err = app_sample(a);
@@ -73,10 +75,13 @@ static int run_batch(struct app *a, struct live_gate *gate)
 			err = -ENOMEM;
 			break;
 		}
+		msg = exporter__take_error(a->exporter);
+		if (msg)
+			fprintf(stderr, "ebpftop: %s\n", msg);
 		batch_extras(a, &extra, &demo);
 		live_gate__refresh(gate, &a->snap, view, n);
-		if (o->bmf)
-			;	/* stdout is for the Bencher Metric Format at the end */
+		if (o->bmf || o->quiet)
+			;	/* stdout is for the Bencher Metric Format at the end, or for nothing (-q) */
 		else if (o->json)
 			batch_print_json_x(stdout, &a->snap, view, n, &extra);
 		else
@@ -122,6 +127,7 @@ static int stdout_done(const char *what)
 
 int main(int argc, char **argv)
 {
+	struct exporter *exporter;
 	struct ebpftop_opts opts;
 	char msg[256];
 	struct live_gate *gate = NULL;
@@ -172,19 +178,28 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* Bind --listen first: a port in use stops us before anything loads. */
+	err = exporter__new(&exporter, &opts, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		return err == -EINVAL ? 2 : 1;
+	}
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
 	err = app_init(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
+		exporter__free(exporter);
 		live_gate__free(gate);
 		return 1;
 	}
+	app.exporter = exporter;
 	if (opts.profile_id &&
 	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
 		/* Batch exits; the TUI shows why and runs on. */
 		if (opts.batch) {
 			fprintf(stderr, "ebpftop: %s\n", msg);
 			app_fini(&app);
+			exporter__free(exporter);
 			live_gate__free(gate);
 			return 1;
 		}
@@ -192,6 +207,7 @@ int main(int argc, char **argv)
 	}
 	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);
+	exporter__free(exporter);
 	status = err ? 1 : 0;
 	if (gate && !err) {
 		/* The measured rounds: BMF, baseline, verdicts (exit 3). */

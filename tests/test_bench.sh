@@ -103,7 +103,12 @@ for i in 1 2 3 4 5; do
 	[ "$rc" = 0 ] || fail "fast against fast, run $i: exit $rc: $(cat "$tmp/cmp_fast.out" "$tmp/cmp_fast.err")"
 done
 ok "fast against fast five times, changes of the median:$changes"
-bench md --bench "$classifier" "${R[@]}" --compare "$tmp/fast.json" --report md
+jq '.kernel = "1.0.0-elsewhere" | .cpu = "Another CPU"' "$tmp/fast.json" >"$tmp/elsewhere.json"
+bench md --bench "$classifier" "${R[@]}" --compare "$tmp/elsewhere.json" --report md
+grep -q 'warning: the baseline was recorded on kernel 1.0.0-elsewhere' "$tmp/md.err" &&
+	grep -q 'warning: the baseline was recorded on a Another CPU' "$tmp/md.err" &&
+	ok "baseline from another kernel and CPU: both warned about" ||
+	fail "no warning for another kernel/CPU: $(cat "$tmp/md.err")"
 grep -qE '^\| xdp_classifier \| xdp \| .* \| (unchanged|improved|\*\*regressed\*\*) \|$' "$tmp/md.out" && grep -q '^|---|' "$tmp/md.out" &&
 	ok "--report md: Markdown tables" || fail "--report md: $(cat "$tmp/md.out")"
 
@@ -118,8 +123,8 @@ want="[300,{\"XDP_DROP\":$drop,\"XDP_TX\":$tx,\"XDP_PASS\":$pass}]"
 codes=$(jq -c '.programs[] | select(.name == "bench_tc") | ([.retvals[] | {(.name): .packets}] | add)' "$tmp/progs.json")
 want="{\"TC_ACT_OK\":$((300 - long)),\"TC_ACT_SHOT\":$long}"
 [ "$codes" = "$want" ] && ok "bench_tc: codes $codes" || fail "bench_tc codes $codes, want $want"
-jq -e '[.programs[] | select(.ran) | (.retvals | map(.packets) | add)] | all(. == 300) and length == 4' \
-	"$tmp/progs.json" >/dev/null && ok "xdp, sched_cls, socket_filter, cgroup_skb: histograms add up to 300" ||
+jq -e '[.programs[] | select(.ran) | (.retvals | map(.packets) | add)] | all(. == 300) and length == 5' \
+	"$tmp/progs.json" >/dev/null && ok "xdp, sched_cls, socket_filter, cgroup_skb, flow_dissector: histograms add up to 300" ||
 	fail "histograms: $(jq -c '[.programs[] | {name, ran, retvals}]' "$tmp/progs.json")"
 grep -q 'bench_kprobe (kprobe): ' "$tmp/pcap.out" && jq -e '.programs[] | select(.name == "bench_kprobe") | .ran == false and (.reason | length > 0)' \
 	"$tmp/progs.json" >/dev/null && ok "the kprobe is listed with its reason" || fail "kprobe not listed: $(cat "$tmp/pcap.out")"
@@ -129,8 +134,8 @@ grep -q 'XDP_DROP 300$' "$tmp/setro.out" && ok "--bench-set on .rodata, .data, .
 
 # ---- record/compare round trip; new and missing ----------------------------
 bench rt --bench "$progs" --pcap "$tmp/t.pcap" "${R[@]}" --compare "$tmp/progs.json"
-n=$(grep -cE '^bench_(codes|tc|sock|cgroup) .*(unchanged|improved)$' "$tmp/rt.out")
-[ "$rc" = 0 ] && [ "$n" = 4 ] && ok "round trip: 4 programs judged, none regressed" ||
+n=$(grep -cE '^bench_(codes|tc|sock|cgroup|flow) .*(unchanged|improved)$' "$tmp/rt.out")
+[ "$rc" = 0 ] && [ "$n" = 5 ] && ok "round trip: 5 programs judged, none regressed" ||
 	fail "round trip: exit $rc, $n unchanged: $(cat "$tmp/rt.out" "$tmp/rt.err")"
 bench other --bench "$classifier" "${R[@]}" --compare "$tmp/progs.json"
 [ "$rc" = 0 ] && grep -qE '^xdp_classifier .* new$' "$tmp/other.out" && grep -qE '^bench_codes .* missing$' "$tmp/other.out" &&
@@ -212,6 +217,7 @@ head -c 200 "$tmp/fast.json" >"$tmp/cut.json"
 : >"$tmp/empty.pcap"
 "$pcaptool" write "$tmp/none.pcap" 0 >/dev/null
 "$pcaptool" write "$tmp/raw.pcap" 5 raw >/dev/null
+"$pcaptool" write "$tmp/big.pcap" 2 big >/dev/null
 usage_error "cannot open '$tmp/nothere.o'" --bench "$tmp/nothere.o"
 usage_error 'not a BPF object \(ELF for machine' --bench /bin/true
 usage_error 'not a BPF object \(not an ELF' --bench "$tmp/text.o"
@@ -228,6 +234,7 @@ usage_error "--pcap: cannot read '$tmp/empty.pcap'" --bench "$progs" --pcap "$tm
 usage_error "--pcap: cannot read '$tmp/text.o'" --bench "$progs" --pcap "$tmp/text.o"
 usage_error "has no packets" --bench "$progs" --pcap "$tmp/none.pcap"
 usage_error "link type RAW .*Ethernet" --bench "$progs" --pcap "$tmp/raw.pcap"
+usage_error "BPF_PROG_TEST_RUN refused .* on packet 1 \\(9000 bytes\\)" --bench "$progs" --pcap "$tmp/big.pcap" --bench-rounds 1 --bench-round-ms 1
 usage_error "--compare: '$tmp/cut.json' is not JSON" --bench "$progs" --compare "$tmp/cut.json"
 usage_error "--compare: '$tmp/foreign.json' is not an ebpftop baseline" --bench "$progs" --compare "$tmp/foreign.json"
 usage_error "--compare: '$tmp/foreign.json' is not an ebpftop baseline" -b -n 2 --compare "$tmp/foreign.json"

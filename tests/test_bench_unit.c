@@ -174,9 +174,9 @@ static void test_judge(void **state)
 	memset(&now, 0, sizeof(now));
 	fill(&base, "bit", 100, 0.1);
 	fill(&now, "bit", 110, 0.1);
-	/* 3 ns on a 10 ns program is 30 %, but less than 10 ns: unchanged. */
-	fill(&base, "tiny", 10, 0.01);
-	fill(&now, "tiny", 13, 0.01);
+	/* 20 ns on a 40 ns program is 50 %, but less than 25 ns: unchanged. */
+	fill(&base, "tiny", 40, 0.01);
+	fill(&now, "tiny", 60, 0.01);
 	for (unsigned int i = 0; i < 10; i++)
 		base.progs[1].floor_ns[i] = now.progs[1].floor_ns[i] = 5;
 	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
@@ -184,9 +184,20 @@ static void test_judge(void **state)
 	assert_true(find(j, n, "tiny")->p_worse < BENCH_ALPHA);
 	assert_int_equal(find(j, n, "tiny")->verdict, BENCH_UNCHANGED);
 	free(j);
-	/* With a 5 % threshold the 10 % rise counts. */
+	/* 100 ns more on 1000: 10 %, under the default threshold ... */
+	fill(&base, "big", 1000, 1);
+	fill(&now, "big", 1100, 1);
+	n = bench_judge(&base, &now, BENCH_THRESHOLD_DEFAULT, &j);
+	assert_int_equal(find(j, n, "big")->verdict, BENCH_UNCHANGED);
+	free(j);
+	/* ... over a 5 % one. */
 	n = bench_judge(&base, &now, 5, &j);
-	assert_int_equal(find(j, n, "bit")->verdict, BENCH_REGRESSED);
+	assert_int_equal(find(j, n, "big")->verdict, BENCH_REGRESSED);
+	free(j);
+	/* With a 5 % threshold a 10 % rise (but only 10 ns) does not count. */
+	n = bench_judge(&base, &now, 5, &j);
+	assert_true(find(j, n, "bit")->change_pct > 5);
+	assert_int_equal(find(j, n, "bit")->verdict, BENCH_UNCHANGED);
 	free(j);
 	bench_result_free(&base);
 	bench_result_free(&now);

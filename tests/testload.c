@@ -80,12 +80,19 @@ static int counters(int fd, unsigned long long *cnt, unsigned long long *ns)
 static void *rate_thread(void *arg)
 {
 	struct loader *l = arg;
+	struct timespec next;
 
+	/*
+	 * Ten batches a second keep the rate steady at any size; deadlines
+	 * are absolute so that time spent running the batches (longer on a
+	 * busy machine) does not lower the rate. A batch that is late runs
+	 * late, but none runs early to catch up: no bursts.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&l->stop)) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		struct timespec now;
 
 		for (int p = 0; p < P__MAX; p++) {
-			/* Ten batches a second keep the rate steady at any size. */
 			unsigned int batch = atomic_load(&l->rate_per_s[p]) / 10;
 
 			if (!batch)
@@ -94,7 +101,16 @@ static void *rate_thread(void *arg)
 			test_run(l->fds[p], batch);
 			pthread_mutex_unlock(&l->lock);
 		}
-		nanosleep(&ts, NULL);
+		next.tv_nsec += 100 * 1000 * 1000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
+			next = now;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return NULL;
 }

@@ -28,10 +28,11 @@
 /* Significance level of the rank test. */
 #define BENCH_ALPHA 0.01
 /*
- * And by at least this many ns: from run to run, a 14 ns program wandered
- * by up to 8 ns on the project's 2-CPU virtual machine.
+ * And by at least this many ns: on the project's 2-CPU virtual machine,
+ * shared with other heavy jobs, the demo classifier's own cost (above the
+ * floor) wandered between 6 and 22 ns from one run to the next.
  */
-#define BENCH_MIN_CHANGE_NS 10.0
+#define BENCH_MIN_CHANGE_NS 25.0
 /* Rounds in the same stats state, each side, to compare them alone. */
 #define BENCH_SAME_STATS_MIN 5
 

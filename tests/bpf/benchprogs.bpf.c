@@ -68,6 +68,12 @@ int bench_cgroup(struct __sk_buff *skb)
 	return 1;
 }
 
+SEC("flow_dissector")
+int bench_flow(struct __sk_buff *skb)
+{
+	return BPF_OK;
+}
+
 SEC("kprobe/do_nanosleep")
 int bench_kprobe(void *ctx)
 {

@@ -2,10 +2,11 @@
 /*
  * pcaptool: the --bench tests' helper.
  *
- *   pcaptool write FILE N [raw]
+ *   pcaptool write FILE N [raw|big]
  *     Write N IPv4/UDP packets to FILE through libpcap: packet i comes
  *     from 10.1.(i / 256).(i % 256); every 8th one is 150 bytes long, the
  *     others 60. With "raw" the file has link type RAW (IP, no Ethernet).
+ *     With "big" every packet is 9000 bytes (a jumbo frame).
  *     Prints what the test programs must answer, as shell assignments:
  *     drop=.. tx=.. pass=.. (bench_codes) long=.. (packets over 100 bytes).
  *   pcaptool direct OBJ PROG FILE ROUNDS REPEAT
@@ -30,7 +31,7 @@ static void put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-static int write_pcap(const char *path, unsigned long n, int raw)
+static int write_pcap(const char *path, unsigned long n, int raw, int big)
 {
 	unsigned long drop = 0, tx = 0, pass = 0, lng = 0;
 	pcap_t *p = pcap_open_dead(raw ? DLT_RAW : DLT_EN10MB, 65535);
@@ -45,12 +46,13 @@ static int write_pcap(const char *path, unsigned long n, int raw)
 		return 1;
 	}
 	for (unsigned long i = 0; i < n; i++) {
-		uint8_t pkt[150] = { 0 };
+		static uint8_t pkt[9000];
 		uint8_t *eth = pkt, *ip = raw ? pkt : pkt + 14, *udp = ip + 20;
-		unsigned int len = i % 8 == 7 ? 150 : 60;
+		unsigned int len = big ? 9000 : i % 8 == 7 ? 150 : 60;
 		struct pcap_pkthdr h = { .caplen = len, .len = len };
 		uint32_t sum = 0;
 
+		memset(pkt, 0, sizeof(pkt));
 		if (raw)
 			len -= 14;
 		h.caplen = h.len = len;
@@ -88,7 +90,7 @@ static int write_pcap(const char *path, unsigned long n, int raw)
 		default:
 			pass++;
 		}
-		lng += i % 8 == 7;
+		lng += big || i % 8 == 7;
 	}
 	pcap_dump_close(d);
 	pcap_close(p);
@@ -143,11 +145,12 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "write"))
 		return write_pcap(argv[2], strtoul(argv[3], NULL, 10),
-				  argc > 4 && !strcmp(argv[4], "raw"));
+				  argc > 4 && !strcmp(argv[4], "raw"),
+				  argc > 4 && !strcmp(argv[4], "big"));
 	if (argc == 7 && !strcmp(argv[1], "direct"))
 		return direct(argv[2], argv[3], argv[4],
 			      (unsigned int)strtoul(argv[5], NULL, 10),
 			      (unsigned int)strtoul(argv[6], NULL, 10));
-	fprintf(stderr, "usage: pcaptool write FILE N [raw] | direct OBJ PROG FILE ROUNDS REPEAT\n");
+	fprintf(stderr, "usage: pcaptool write FILE N [raw|big] | direct OBJ PROG FILE ROUNDS REPEAT\n");
 	return 2;
 }

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "export/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/* Owners named @comm earlier in the list: one series per name, not per pid. */
+static bool comm_seen(const struct prog_sample *s, uint32_t upto,
+		      const char *comm)
+{
+	for (uint32_t i = 0; i < upto; i++)
+		if (!strncmp(s->owners[i].comm, comm, PROG_COMM_LEN))
+			return true;
+	return false;
+}
+
+static void globals(struct om_writer *w, const struct snapshot *snap,
+		    double refresh_s)
+{
+	om_family(w, "ebpftop_bpf_stats_enabled", OM_GAUGE, NULL,
+		  "1 while the kernel counts BPF program runs and run time, 0 while it does not (the run counters then stand still)",
+		  true);
+	om_sample(w);
+	om_value_u64(w, stats_state_on(snap->stats) ? 1 : 0);
+
+	om_family(w, "ebpftop_programs", OM_GAUGE, NULL,
+		  "BPF programs loaded at the latest refresh", true);
+	om_sample(w);
+	om_value_u64(w, snap->nr_rows);
+
+	om_family(w, "ebpftop_refreshes", OM_COUNTER, NULL,
+		  "Refreshes completed since ebpftop started", true);
+	om_sample(w);
+	om_value_u64(w, snap->seq);
+
+	om_family(w, "ebpftop_refresh_duration_seconds", OM_GAUGE, "seconds",
+		  "Time the latest refresh took to read every program", false);
+	if (!isnan(refresh_s)) {
+		om_sample(w);
+		om_value_double(w, refresh_s);
+	}
+}
+
+static void programs(struct om_writer *w, const struct snapshot *snap)
+{
+	om_family(w, "ebpftop_program", OM_INFO, NULL,
+		  "A loaded BPF program; join the other ebpftop_program_ families on prog_id",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		const struct prog_sample *s = snap->rows[i].s;
+
+		om_sample(w);
+		om_label_u64(w, "prog_id", s->id);
+		om_label(w, "prog_name", s->name);
+		om_label(w, "prog_type", s->type_name ? s->type_name : "unknown");
+		om_label(w, "tag", s->tag);
+		om_value_u64(w, 1);
+	}
+
+	om_family(w, "ebpftop_program_runs", OM_COUNTER, NULL,
+		  "Runs of the program counted by the kernel while BPF stats were on (run_cnt)",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", snap->rows[i].s->id);
+		om_value_u64(w, snap->rows[i].s->run_cnt);
+	}
+
+	om_family(w, "ebpftop_program_run_time_seconds", OM_COUNTER, "seconds",
+		  "Time spent in the program counted by the kernel while BPF stats were on (run_time_ns)",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", snap->rows[i].s->id);
+		om_value_ns_as_s(w, snap->rows[i].s->run_time_ns);
+	}
+
+	om_family(w, "ebpftop_program_recursion_misses", OM_COUNTER, NULL,
+		  "Runs the kernel skipped because the program was already running on that CPU",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", snap->rows[i].s->id);
+		om_value_u64(w, snap->rows[i].s->recursion_misses);
+	}
+
+	om_family(w, "ebpftop_program_regressed", OM_GAUGE, NULL,
+		  "1 while the regression detector flags the program's cost per run, 0 otherwise",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", snap->rows[i].s->id);
+		om_value_u64(w, snap->rows[i].reg.active ? 1 : 0);
+	}
+
+	om_family(w, "ebpftop_program_regression_baseline_seconds", OM_GAUGE,
+		  "seconds",
+		  "Cost per run the regression detector has learnt as normal (absent while it learns)",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		double b = snap->rows[i].reg.baseline_ns;
+
+		if (isnan(b))
+			continue;
+		om_sample(w);
+		om_label_u64(w, "prog_id", snap->rows[i].s->id);
+		om_value_double(w, b / 1e9);
+	}
+
+	om_family(w, "ebpftop_program_owner", OM_INFO, NULL,
+		  "A process holding the program (by command name; pids are left out so restarts do not add series)",
+		  true);
+	for (size_t i = 0; i < snap->nr_rows; i++) {
+		const struct prog_sample *s = snap->rows[i].s;
+
+		for (uint32_t o = 0; o < s->nr_owners; o++) {
+			char comm[PROG_COMM_LEN + 1];
+
+			memcpy(comm, s->owners[o].comm, PROG_COMM_LEN);
+			comm[PROG_COMM_LEN] = '\0';
+			if (comm_seen(s, o, comm))
+				continue;
+			om_sample(w);
+			om_label_u64(w, "prog_id", s->id);
+			om_label(w, "comm", comm);
+			om_value_u64(w, 1);
+		}
+	}
+}
+
+static void profile(struct om_writer *w, const struct profile_report *p)
+{
+	om_family(w, "ebpftop_profile_runs", OM_COUNTER, NULL,
+		  "Runs of the profiled program seen by the profiler since it attached",
+		  false);
+	om_sample(w);
+	om_label_u64(w, "prog_id", p->id);
+	om_value_u64(w, p->runs);
+
+	om_family(w, "ebpftop_profile_partial_runs", OM_COUNTER, NULL,
+		  "Profiled runs whose counters were not measured in full (left out of the event counts)",
+		  false);
+	om_sample(w);
+	om_label_u64(w, "prog_id", p->id);
+	om_value_u64(w, p->partial_runs);
+
+	om_family(w, "ebpftop_profile_events", OM_COUNTER, NULL,
+		  "Hardware or software event counts over the fully measured runs of the profiled program",
+		  false);
+	for (size_t i = 0; i < p->nr_events && i < PROFILE_MAX_EVENTS; i++) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", p->id);
+		om_label(w, "event", p->ev[i].name);
+		om_value_u64(w, p->ev[i].total);
+	}
+
+	om_family(w, "ebpftop_profile_event_running_ratio", OM_GAUGE, NULL,
+		  "Share of the time an event was enabled that it was counting (below 1: multiplexed)",
+		  false);
+	for (size_t i = 0; i < p->nr_events && i < PROFILE_MAX_EVENTS; i++) {
+		if (isnan(p->ev[i].enabled_pct))
+			continue;
+		om_sample(w);
+		om_label_u64(w, "prog_id", p->id);
+		om_label(w, "event", p->ev[i].name);
+		om_value_double(w, p->ev[i].enabled_pct / 100.0);
+	}
+
+	om_family(w, "ebpftop_profile_overhead_seconds", OM_GAUGE, "seconds",
+		  "Calibrated time the profiler adds to each run of the profiled program",
+		  false);
+	if (!isnan(p->overhead_ns_per_run)) {
+		om_sample(w);
+		om_label_u64(w, "prog_id", p->id);
+		om_value_double(w, p->overhead_ns_per_run / 1e9);
+	}
+}
+
+int metrics_build(struct om_writer *w, const struct snapshot *snap,
+		  double refresh_s)
+{
+	om_writer_reset(w);
+	globals(w, snap, refresh_s);
+	programs(w, snap);
+	if (snap->profile)
+		profile(w, snap->profile);
+	if (w->overflow)
+		return -E2BIG;
+	return w->body.oom ? -ENOMEM : 0;
+}
