@@ -178,12 +178,19 @@ static void mark(char *used, int lines, int y, const char *what)
 }
 
 /* Every screen line used at most once, inside the screen. */
-static void check_screen(int lines, bool details, bool banner, bool demo)
+static void check_screen(int lines, bool details, bool banner, bool demo,
+			 int pane)
 {
+	struct screen_want w = {
+		.lines = lines, .details = details, .banner = banner,
+		.demo = demo,
+	};
 	struct screen_layout l;
 	char used[128] = { 0 };
 
-	layout_screen_x(lines, details, banner, demo, &l);
+	for (int p = 0; p < PANE__MAX; p++)
+		w.pane_h[p] = pane;
+	layout_screen(&w, &l);
 	mark(used, lines, l.header_y, "header");
 	mark(used, lines, l.banner_y, "banner");
 	mark(used, lines, l.demo_y, "demo line");
@@ -195,6 +202,23 @@ static void check_screen(int lines, bool details, bool banner, bool demo)
 		mark(used, lines, l.rows_y + i, "table row");
 	for (int i = 0; i < l.details_h; i++)
 		mark(used, lines, l.details_y + i, "details");
+	for (int p = 0; p < PANE__MAX; p++) {
+		for (int i = 0; i < l.pane_h[p]; i++)
+			mark(used, lines, l.pane_y[p] + i, "pane");
+		if (!pane || l.pane_h[p] == 0) {
+			assert_int_equal(l.pane_y[p], -1);
+			assert_int_equal(l.pane_h[p], 0);
+			continue;
+		}
+		/* Never more than asked, never a sliver. */
+		assert_true(l.pane_h[p] <= pane);
+		assert_true(l.pane_h[p] >= LAYOUT_PANE_MIN);
+		/* What it came from keeps its rows. */
+		if (details)
+			assert_true(l.details_h >= LAYOUT_KEEP_ROWS);
+		else
+			assert_true(l.rows_h >= LAYOUT_KEEP_ROWS);
+	}
 	if (lines >= 1)
 		assert_int_equal(l.header_y, 0);
 	if (lines >= 5)
@@ -207,6 +231,9 @@ static void check_screen(int lines, bool details, bool banner, bool demo)
 	/* Big enough to share: the table keeps three rows at least. */
 	if (details && l.rows_h > 0)
 		assert_true(l.rows_h >= 3);
+	/* A pane is shown whenever what it would come from can spare it. */
+	if (pane >= LAYOUT_PANE_MIN && lines >= 30)
+		assert_true(l.pane_h[PANE_PROFILE] >= LAYOUT_PANE_MIN);
 	if (!details)
 		assert_true(l.details_h == 0 && l.details_y == -1);
 	/* Every line of a screen of 5 or more has a use. */
@@ -221,10 +248,59 @@ static void check_screen(int lines, bool details, bool banner, bool demo)
 
 static void test_screen_every_height(void **state)
 {
+	static const int panes[] = { 0, 1, 2, 7, 200 };
+
 	for (int lines = 0; lines <= 80; lines++) {
-		for (int m = 0; m < 8; m++)
-			check_screen(lines, m & 1, m & 2, m & 4);
+		for (int m = 0; m < 8; m++) {
+			for (size_t p = 0; p < sizeof(panes) / sizeof(panes[0]); p++)
+				check_screen(lines, m & 1, m & 2, m & 4,
+					     panes[p]);
+		}
 	}
+}
+
+/* The profile pane: under the table, or under the details when open. */
+static void test_screen_panes(void **state)
+{
+	struct screen_want w = { .lines = 40 };
+	struct screen_layout l, none;
+
+	layout_screen(&w, &none);
+	assert_int_equal(none.pane_y[PANE_PROFILE], -1);
+	/* Taken from the bottom of the table, which keeps the rest. */
+	w.pane_h[PANE_PROFILE] = 7;
+	layout_screen(&w, &l);
+	assert_int_equal(l.pane_h[PANE_PROFILE], 7);
+	assert_int_equal(l.rows_h, none.rows_h - 7);
+	assert_int_equal(l.pane_y[PANE_PROFILE], l.rows_y + l.rows_h);
+	assert_int_equal(l.pane_y[PANE_PROFILE] + 7, l.keybar_y);
+	/* More than there is: the table keeps its four rows. */
+	w.pane_h[PANE_PROFILE] = 100;
+	layout_screen(&w, &l);
+	assert_int_equal(l.rows_h, LAYOUT_KEEP_ROWS);
+	assert_int_equal(l.pane_h[PANE_PROFILE],
+			 none.rows_h - LAYOUT_KEEP_ROWS);
+	/* Details open: the pane comes out of them, the table is as it was. */
+	w.details = true;
+	w.pane_h[PANE_PROFILE] = 0;
+	layout_screen(&w, &none);
+	w.pane_h[PANE_PROFILE] = 7;
+	layout_screen(&w, &l);
+	assert_int_equal(l.rows_h, none.rows_h);
+	assert_int_equal(l.details_h, none.details_h - 7);
+	assert_int_equal(l.pane_y[PANE_PROFILE], l.details_y + l.details_h);
+	/* 10 lines: six table rows, two of them for the pane... */
+	w = (struct screen_want){ .lines = 10 };
+	w.pane_h[PANE_PROFILE] = 7;
+	layout_screen(&w, &l);
+	assert_int_equal(l.rows_h, LAYOUT_KEEP_ROWS);
+	assert_int_equal(l.pane_h[PANE_PROFILE], 2);
+	assert_int_equal(l.pane_y[PANE_PROFILE], 7);
+	/* ... 9: one line to spare is no pane. */
+	w.lines = 9;
+	layout_screen(&w, &l);
+	assert_int_equal(l.pane_y[PANE_PROFILE], -1);
+	assert_int_equal(l.rows_h, 9 - 4);
 }
 
 static void test_flag(void **state)
@@ -484,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_columns_every_width),
 		cmocka_unit_test(test_columns_wide_and_narrow),
 		cmocka_unit_test(test_screen_every_height),
+		cmocka_unit_test(test_screen_panes),
 		cmocka_unit_test(test_flag),
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_scroll),

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 char *fmt_rate(char *buf, size_t len, double v, const char *blank)
 {
@@ -123,4 +124,15 @@ int fmt_flag(char *buf, size_t len, double pct, bool utf8, int width)
 		width = 0;
 	snprintf(buf, len, "%.*s", width, num);
 	return (int)strlen(buf);
+}
+
+char *fmt_clock(char *buf, size_t len, double unix_s)
+{
+	time_t tt = (time_t)unix_s;
+	struct tm tm;
+
+	snprintf(buf, len, "?");
+	if (!isnan(unix_s) && localtime_r(&tt, &tm))
+		strftime(buf, len, "%H:%M:%S", &tm);
+	return buf;
 }

@@ -33,4 +33,7 @@ char *fmt_duration(char *buf, size_t len, uint64_t ns);
  */
 int fmt_flag(char *buf, size_t len, double pct, bool utf8, int width);
 
+/* Local time of day of a unix time, "14:03:59"; "?" when it is NAN. */
+char *fmt_clock(char *buf, size_t len, double unix_s);
+
 #endif

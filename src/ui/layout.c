@@ -123,30 +123,9 @@ void layout_columns(int width, const int want[COL__MAX], enum col sort,
 	}
 }
 
-void layout_screen(int lines, bool details, struct screen_layout *l)
+/* The details pane: under the table, or over the whole body when small. */
+static void place_details(struct screen_layout *l)
 {
-	layout_screen_x(lines, details, false, false, l);
-}
-
-void layout_screen_x(int lines, bool details, bool banner, bool demo,
-		     struct screen_layout *l)
-{
-	int y = 0, end;
-
-	l->header_y = lines >= 1 ? y++ : -1;
-	/* Each extra line leaves the table at least four rows. */
-	l->banner_y = banner && lines >= 9 ? y++ : -1;
-	l->demo_y = demo && lines >= 10 ? y++ : -1;
-	l->status_y = lines >= 4 ? y++ : -1;
-	l->keybar_y = lines >= 5 ? lines - 1 : -1;
-	end = l->keybar_y >= 0 ? l->keybar_y : lines;
-	l->colhdr_y = y < end ? y++ : -1;
-	l->rows_y = y < end ? y : -1;
-	l->rows_h = y < end ? end - y : 0;
-	l->details_y = -1;
-	l->details_h = 0;
-	if (!details || l->colhdr_y < 0)
-		return;
 	if (l->rows_h + 1 >= 14) {
 		/* Table on top, the details of its selected row below. */
 		int table = (l->rows_h + 1) * 2 / 5 - 1;
@@ -164,6 +143,50 @@ void layout_screen_x(int lines, bool details, bool banner, bool demo,
 		l->rows_y = -1;
 		l->rows_h = 0;
 	}
+}
+
+/* Take pane @p's lines from the bottom of the details pane or the table. */
+static void place_pane(const struct screen_want *w, enum pane p,
+		       struct screen_layout *l)
+{
+	int *from_h = l->details_h > 0 ? &l->details_h : &l->rows_h;
+	int from_y = l->details_h > 0 ? l->details_y : l->rows_y;
+	int h = w->pane_h[p];
+
+	l->pane_y[p] = -1;
+	l->pane_h[p] = 0;
+	if (h <= 0 || from_y < 0)
+		return;
+	if (h > *from_h - LAYOUT_KEEP_ROWS)
+		h = *from_h - LAYOUT_KEEP_ROWS;
+	if (h < LAYOUT_PANE_MIN)
+		return;
+	*from_h -= h;
+	l->pane_y[p] = from_y + *from_h;
+	l->pane_h[p] = h;
+}
+
+void layout_screen(const struct screen_want *w, struct screen_layout *l)
+{
+	int lines = w->lines, y = 0, end;
+	bool details = w->details, banner = w->banner, demo = w->demo;
+
+	l->header_y = lines >= 1 ? y++ : -1;
+	/* Each extra line leaves the table at least four rows. */
+	l->banner_y = banner && lines >= 9 ? y++ : -1;
+	l->demo_y = demo && lines >= 10 ? y++ : -1;
+	l->status_y = lines >= 4 ? y++ : -1;
+	l->keybar_y = lines >= 5 ? lines - 1 : -1;
+	end = l->keybar_y >= 0 ? l->keybar_y : lines;
+	l->colhdr_y = y < end ? y++ : -1;
+	l->rows_y = y < end ? y : -1;
+	l->rows_h = y < end ? end - y : 0;
+	l->details_y = -1;
+	l->details_h = 0;
+	if (details && l->colhdr_y >= 0)
+		place_details(l);
+	for (int p = 0; p < PANE__MAX; p++)
+		place_pane(w, (enum pane)p, l);
 }
 
 size_t layout_follow(const struct prog_row *rows, size_t n, uint32_t id,

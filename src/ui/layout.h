@@ -31,6 +31,29 @@ struct col_layout {
 void layout_columns(int width, const int want[COL__MAX], enum col sort,
 		    struct col_layout *out);
 
+/*
+ * Panes under the table, such as the profile pane: each takes the lines it
+ * would like from the bottom of the details pane when that is open, else
+ * from the bottom of the table, as far as those keep LAYOUT_KEEP_ROWS
+ * lines. They are placed in this order, each above the one before.
+ */
+enum pane {
+	PANE_PROFILE,
+	PANE__MAX,
+};
+
+#define LAYOUT_KEEP_ROWS 4	/* what the table or details pane keeps */
+#define LAYOUT_PANE_MIN 2	/* a pane with fewer lines is not shown */
+
+/* What is to be shown: layout_screen() decides where. */
+struct screen_want {
+	int lines;		/* of the terminal */
+	bool details;		/* the details pane is open */
+	bool banner;		/* the regression banner: something is flagged */
+	bool demo;		/* the demo's line */
+	int pane_h[PANE__MAX];	/* lines each pane would like; 0: closed */
+};
+
 /* Where each part of the screen goes; a y of -1 means "not shown". */
 struct screen_layout {
 	int header_y;
@@ -42,21 +65,19 @@ struct screen_layout {
 	int rows_h;
 	int details_y;		/* details pane title line */
 	int details_h;		/* including the title */
+	int pane_y[PANE__MAX];
+	int pane_h[PANE__MAX];	/* 0: not shown */
 	int keybar_y;
 };
 
 /*
- * Split @lines rows between header, status line, table, details pane (when
- * @details) and key bar. The smallest screens keep the header and the
- * table first.
+ * Split the screen between header, the optional lines under it (banner,
+ * demo line: small screens drop them), status line, table, details pane,
+ * the panes under them, and key bar. The smallest screens keep the header
+ * and the table first. Every part goes where this says; nothing is moved
+ * afterwards.
  */
-void layout_screen(int lines, bool details, struct screen_layout *l);
-/*
- * The same with the optional lines under the header: the regression
- * banner (@banner) and the demo line (@demo), which small screens drop.
- */
-void layout_screen_x(int lines, bool details, bool banner, bool demo,
-		     struct screen_layout *l);
+void layout_screen(const struct screen_want *w, struct screen_layout *l);
 
 /*
  * The row to select after the view changed: the one with @id, or, when that

@@ -11,96 +11,30 @@
 
 #include "analysis/profile.h"
 #include "ui/colors.h"
+#include "ui/draw.h"
 
-#define LINE_MAX_W 1024
-/* Rows the table (or the details pane) keeps when the pane opens. */
-#define KEEP_ROWS 4
-
-/*
- * The next line of @s wrapped at spaces to @w columns: its length, and in
- * *@next where the line after it starts.
- */
-static size_t wrap(const char *s, int w, const char **next)
+/* Where a message wraps: inside the pane's margins, never narrower than 8. */
+static int msg_width(void)
 {
-	size_t n = strlen(s), cut;
-
-	if (w < 8)
-		w = 8;
-	if (n <= (size_t)w) {
-		*next = s + n;
-		return n;
-	}
-	cut = (size_t)w;
-	while (cut > (size_t)w / 2 && s[cut] != ' ')
-		cut--;
-	if (s[cut] != ' ')
-		cut = (size_t)w;
-	*next = s + cut + (s[cut] == ' ');
-	return cut;
+	return COLS - 2 < 8 ? 8 : COLS - 2;
 }
 
-/* Lines the pane would like: title, column heads, events, summary lines. */
-static int wanted(const struct app *a)
+int profile_pane_want(const struct app *a)
 {
 	const struct profile_report *r = a->snap.profile;
 	const char *p = a->prof_msg;
 	int n = 1;
 
+	/* Title, column heads, the events, summary lines. */
 	if (r)
 		return 2 + (int)r->nr_events + 2;
 	if (!*p)
 		return 0;
 	while (*p) {
-		wrap(p, COLS - 2, &p);
+		draw_wrap(p, msg_width(), &p);
 		n++;
 	}
 	return n;
-}
-
-void profile_pane_place(const struct app *a, struct screen_layout *l, int *y,
-			int *h)
-{
-	int want = wanted(a), room;
-
-	*y = -1;
-	*h = 0;
-	if (!want)
-		return;
-	if (l->details_h > 0) {
-		room = l->details_h - KEEP_ROWS;
-		if (want > room)
-			want = room;
-		if (want < 2)
-			return;
-		l->details_h -= want;
-		*y = l->details_y + l->details_h;
-	} else if (l->rows_y >= 0) {
-		room = l->rows_h - KEEP_ROWS;
-		if (want > room)
-			want = room;
-		if (want < 2)
-			return;
-		l->rows_h -= want;
-		*y = l->rows_y + l->rows_h;
-	} else {
-		return;
-	}
-	*h = want;
-}
-
-/* @text in columns @x.. of line @y, cut (with @ell) at the edge. */
-static void put(int y, int x, attr_t attr, const char *text, const char *ell)
-{
-	char buf[LINE_MAX_W + 8];
-	int w = COLS - x;
-
-	if (y < 0 || y >= LINES || w <= 0)
-		return;
-	if (w > LINE_MAX_W)
-		w = LINE_MAX_W;
-	layout_fit(buf, sizeof(buf), text, w, false, ell);
-	attrset(attr);
-	mvaddstr(y, x, buf);
 }
 
 static const char *num(char *buf, size_t len, double v, int decimals)
@@ -141,7 +75,7 @@ static void topdown_bar(char *buf, int w, const struct topdown *td)
 static void draw_summary(const struct profile_report *r, int y, int end,
 			 const char *ell)
 {
-	char line[LINE_MAX_W], a[32], b[32], bar[48];
+	char line[CELL_MAX], a[32], b[32], bar[48];
 	int i, n = 0;
 
 	if (y >= end)
@@ -165,7 +99,7 @@ static void draw_summary(const struct profile_report *r, int y, int end,
 	if (!n)
 		snprintf(line, sizeof(line),
 			 "  (IPC and LLC misses per 1k instructions need -e default)");
-	put(y++, 0, color(ROLE_NORMAL), line, ell);
+	draw_line(y++, 0, color(ROLE_NORMAL), line, ell);
 	if (y >= end)
 		return;
 	if (r->has_topdown) {
@@ -184,37 +118,28 @@ static void draw_summary(const struct profile_report *r, int y, int end,
 				 r->topdown_note[0] ? r->topdown_note :
 						      "no runs yet");
 	}
-	put(y, 0, color(ROLE_NORMAL), line, ell);
+	draw_line(y, 0, color(ROLE_NORMAL), line, ell);
 }
 
 void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
 	const struct profile_report *r = a->snap.profile;
-	const char *ell = utf8 ? "\xe2\x80\xa6" : "~";
-	char line[LINE_MAX_W], c1[32], c2[32], c3[32];
+	const char *ell = draw_ellipsis(utf8);
+	char line[CELL_MAX], c1[32], c2[32], c3[32];
 	int end = y + h;
 
 	if (h <= 0 || y < 0)
 		return;
-	move(y, 0);
-	attrset(color(ROLE_DETAILS_TITLE));
-	hline(' ', COLS);
+	draw_fill(y, 0, COLS, color(ROLE_DETAILS_TITLE));
 	if (!r) {
 		/* Refused, or ended: say why until p closes it. */
 		const char *p = a->prof_msg;
 
-		put(y++, 1, color(ROLE_DETAILS_TITLE), "profile (p closes)", ell);
-		while (*p && y < end) {
-			const char *next;
-			size_t n = wrap(p, COLS - 2, &next);
-
-			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			/* The last line that fits shows there was more. */
-			put(y, 1, color(ROLE_MESSAGE),
-			    *next && y + 1 == end ? p : line, ell);
-			y++;
-			p = next;
-		}
+		draw_line(y++, 1, color(ROLE_DETAILS_TITLE),
+			  "profile (p closes)", ell);
+		if (*p)
+			draw_wrapped(y, end, 1, msg_width(), color(ROLE_MESSAGE),
+				     p, ell);
 		return;
 	}
 	if (isnan(r->overhead_ns_per_run))
@@ -224,15 +149,13 @@ void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 	snprintf(line, sizeof(line),
 		 "profile of program %" PRIu32 " %s: %" PRIu64 " runs, %" PRIu64 " partial   profiler overhead %s   (p stops)",
 		 r->id, r->prog_name, r->runs, r->partial_runs, c1);
-	put(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
+	draw_line(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
 	if (y >= end)
 		return;
-	move(y, 0);
-	attrset(color(ROLE_COLHDR));
-	hline(' ', COLS);
+	draw_fill(y, 0, COLS, color(ROLE_COLHDR));
 	snprintf(line, sizeof(line), "  %-20s %14s %18s %9s %16s", "EVENT",
 		 "PER RUN", "TOTAL", "ENABLED", "PROFILER/RUN");
-	put(y++, 0, color(ROLE_COLHDR), line, ell);
+	draw_line(y++, 0, color(ROLE_COLHDR), line, ell);
 	for (size_t i = 0; i < r->nr_events && y < end; i++) {
 		const struct profile_event *e = &r->ev[i];
 
@@ -240,7 +163,7 @@ void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 			 e->name, num(c1, sizeof(c1), e->per_run, 2), e->total,
 			 num(c2, sizeof(c2), e->enabled_pct, 1),
 			 num(c3, sizeof(c3), e->baseline_per_run, 2));
-		put(y++, 0, color(ROLE_NORMAL), line, ell);
+		draw_line(y++, 0, color(ROLE_NORMAL), line, ell);
 	}
 	draw_summary(r, y, end, ell);
 }

@@ -10,15 +10,12 @@
 #include <stdbool.h>
 
 #include "app.h"
-#include "ui/layout.h"
 
 /*
- * Make room for the pane in @l (taken from the details pane when it is
- * open, else from the table, leaving each a few rows); the pane's place
- * in *@y and *@h (0: not shown).
+ * Lines the pane would like (0: closed): layout_screen() gives it those
+ * it can spare (PANE_PROFILE).
  */
-void profile_pane_place(const struct app *a, struct screen_layout *l, int *y,
-			int *h);
+int profile_pane_want(const struct app *a);
 
 /* Draw it in lines @y..@y+@h-1. */
 void profile_pane_draw(const struct app *a, int y, int h, bool utf8);
