@@ -13,6 +13,7 @@
 #include "insights/graph.h"
 #include "insights/history.h"
 #include "ui/colors.h"
+#include "ui/draw.h"
 
 const double graph_window_s[GRAPH_WINDOWS] = { 60, 300, 900 };
 
@@ -32,11 +33,12 @@ static attr_t role_attr(uint8_t role)
 	}
 }
 
+/* @s at (@y, @x): one graph cell, or a label as wide as its bytes. */
 static void put(int y, int x, attr_t a, const char *s)
 {
-	attrset(a);
-	mvaddstr(y, x, s);
-	attrset(A_NORMAL);
+	int w = (unsigned char)s[0] >= 0x80 ? 1 : (int)strlen(s);
+
+	draw_text(y, x, w, a, s, false, "");
 }
 
 static const char *window_name(double s)
