@@ -4,7 +4,7 @@
 # The details pane's insights and history graph in tmux: the ISA column,
 # the isa/subprogs/calls/code lines, the ns/run and runs/s graphs of the
 # selected program (braille, then ASCII), the graph following the
-# selection, and w cycling the window. Our own tests/testload runs two
+# selection, and g cycling the window. Our own tests/testload runs two
 # programs at known rates; every assertion is about them.
 #
 # Exit: 0 pass, 1 fail, 77 skip (99 instead when EBPFTOP_TEST_STRICT=1).
@@ -141,13 +141,13 @@ poll 80 runs_top_in "$m" 80 400 || fail "runs/s top for socket at 200/s: $(runs_
 ok "the graph follows the selection to program $sock: runs/s scale $(runs_top)"
 
 step="window"
-keys "$m" w
+keys "$m" g
 wait_has "$m" "ns/run, last 5 min"
-keys "$m" w
+keys "$m" g
 wait_has "$m" "ns/run, last 15 min"
-keys "$m" w
+keys "$m" g
 wait_has "$m" "ns/run, last 1 min"
-ok "w cycles 1, 5, 15 minutes"
+ok "g cycles 1, 5, 15 minutes"
 keys "$m" q
 wait_exit "$m"
 

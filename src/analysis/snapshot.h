@@ -12,6 +12,8 @@
 #include "analysis/sample.h"
 #include "insights/insights.h"
 
+struct hot_report;
+
 /* One program in a refresh: its sample and what analysis made of it. */
 struct prog_row {
 	const struct prog_sample *s;
@@ -46,6 +48,7 @@ struct snapshot {
 	double total_cpu_pct;		/* all programs, percent of one CPU */
 	unsigned long seq;		/* refresh number, from 1 */
 	const struct profile_report *profile; /* NULL when not profiling */
+	const struct hot_report *hot;	/* NULL when no hot lines are sampled */
 };
 
 /* Share of all online CPUs taken by BPF programs, in percent (NAN if unknown). */

@@ -122,7 +122,7 @@ int graph_pane_draw(const struct history *h, uint32_t id, double now,
 	valid = history__series(h, id, now, window_s, n, p);
 	if (valid <= 0) {
 		snprintf(title, sizeof(title),
-			 "graph (%s, w changes): %s", window_name(window_s),
+			 "graph (%s, g changes): %s", window_name(window_s),
 			 valid == -ENOENT || valid == 0 ?
 				 "no runs measured yet" : strerror(-valid));
 		put(y, x, color(ROLE_DETAILS_LABEL), title);
@@ -131,7 +131,7 @@ int graph_pane_draw(const struct history *h, uint32_t id, double now,
 	}
 	if (!isnan(baseline_ns))
 		snprintf(base, sizeof(base), ", - - baseline %.0f", baseline_ns);
-	snprintf(title, sizeof(title), "ns/run, last %s (w)%s",
+	snprintf(title, sizeof(title), "ns/run, last %s (g)%s",
 		 window_name(window_s), base);
 	draw_one(title, p, n, false, baseline_ns, utf8, y, x, height, gw);
 	snprintf(title, sizeof(title), "runs/s, last %s", window_name(window_s));

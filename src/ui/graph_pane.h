@@ -7,7 +7,7 @@
 
 struct history;
 
-/* The details graph's windows, in seconds; key w steps through them. */
+/* The details graph's windows, in seconds; key g steps through them. */
 #define GRAPH_WINDOWS 3
 extern const double graph_window_s[GRAPH_WINDOWS];
 

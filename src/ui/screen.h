@@ -33,13 +33,15 @@ struct tui_state {
 	struct app_prog_detail detail;	/* of detail_id, when detail_err is 0 */
 	uint32_t detail_id;
 	unsigned long detail_seq;	/* snapshot it was fetched for */
+	bool hot_source_order;	/* key o: hot lines in source order */
+	bool hot_cumulative;	/* key w: hot lines since a, not the last 5 s */
 	int detail_err;
 	enum stats_state stats;		/* as of the sample, or of the s key */
 	char msg[TUI_MSG_MAX];		/* transient, until msg_until */
 	unsigned long long msg_until;	/* CLOCK_MONOTONIC ns */
 	bool utf8;			/* the locale can show ▼ and … */
 	bool log;			/* the regression event log is open */
-	unsigned int graph_window;	/* details graph: index into 1, 5, 15 min */
+	unsigned int graph_window;	/* details graph: index into 1, 5, 15 min (key g) */
 	bool demo_ok;			/* demo_counts were read */
 	uint64_t demo_counts[DEMO__CLASSES]; /* as of the sample */
 };
