@@ -21,6 +21,8 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "insights/history.h"
+#include "insights/reader.h"
 #include "hot/session.h"
 #include "export/exporter.h"
 #include "profiler/session.h"
@@ -44,6 +46,9 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct insights *insights; /* what each program is made of, read once */
+	struct history *history; /* every program's recent refreshes */
+	uint32_t *ids;		/* scratch: the ids of a sample */
 	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
 	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
@@ -187,6 +192,9 @@ void app__free(struct app *a)
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
 	regress__free(a->regress);
+	insights__free(a->insights);
+	history__free(a->history);
+	free(a->ids);
 	free(a->snap.rows);
 	free(a);
 }
@@ -219,6 +227,11 @@ void app__set_exporter(struct app *a, struct exporter *e)
 struct exporter *app__exporter(const struct app *a)
 {
 	return a->exporter;
+}
+
+const struct history *app__history(const struct app *a)
+{
+	return a->history;
 }
 
 const char *app__hot_msg(const struct app *a)
@@ -401,6 +414,55 @@ static int regress_rows(struct app *a)
 	return err;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Insights of programs new since the last sample (read once, kept while
+ * loaded), and this refresh in every program's history.
+ */
+static int insights_rows(struct app *a)
+{
+	struct snapshot *s = &a->snap;
+	int err = 0;
+
+	if (!a->insights)
+		a->insights = insights__new();
+	if (!a->history)
+		a->history = history__new();
+	if (!a->insights || !a->history)
+		return -ENOMEM;
+	if (s->nr_rows) {
+		uint32_t *ids = realloc(a->ids, s->nr_rows * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		a->ids = ids;
+	}
+	for (size_t i = 0; i < s->nr_rows; i++)
+		a->ids[i] = s->rows[i].s->id;
+	qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
+	if (insights__sync(a->insights, a->ids, s->nr_rows))
+		err = -ENOMEM;
+	history__begin(a->history, s->time);
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		struct prog_row *row = &s->rows[i];
+
+		row->ins = insights__find(a->insights, row->s->id);
+		if (history__update(a->history, row->s->id, row->s->tag,
+				    row->s->name, s->interval_s,
+				    row->r.ns_per_run, row->r.runs_per_s,
+				    row->reg.active))
+			err = -ENOMEM;
+	}
+	history__end(a->history);
+	return err;
+}
+
 int app__sample(struct app *a)
 {
 	uint64_t t0 = mono_now_ns();
@@ -465,6 +527,8 @@ int app__sample(struct app *a)
 	profile_update(a);
 	hot_update(a);
 	err = regress_rows(a);
+	if (insights_rows(a))
+		err = -ENOMEM;
 	/* Exported only once complete: a scrape never sees half a refresh. */
 	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
 	return err;

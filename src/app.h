@@ -12,6 +12,8 @@
 #include "collect/stats.h"
 
 struct demo;
+struct history;
+struct insights;
 struct exporter;
 struct hot_session;
 struct regress;
@@ -43,6 +45,8 @@ const struct snapshot *app__snapshot(const struct app *a);
 const struct ebpftop_opts *app__opts(const struct app *a);
 /* The --demo workload, NULL without it. */
 struct demo *app__demo(const struct app *a);
+/* Every program's recent refreshes (the details pane's graphs). */
+const struct history *app__history(const struct app *a);
 /* The regression detector (its event log), NULL before the first sample. */
 const struct regress *app__regress(const struct app *a);
 

@@ -594,7 +594,7 @@ static void test_man_drop_order(void **state)
 
 static void test_man_sections(void **state)
 {
-	/* The sections every ebpftop(8) has (HACKING.md, "Documentation"). */
+	/* The sections every reader of the page looks for. */
 	static const char *const want[] = { "NAME", "SYNOPSIS", "DESCRIPTION",
 					    "OPTIONS", "KEYS", "FIELDS",
 					    "OVERHEAD", "EXAMPLES", "SEE ALSO" };
