@@ -101,20 +101,20 @@ else
 	fail "Prometheus's runs_total $got, the kernel's run_cnt $cnt"
 fi
 
-# rate() against the rate the kernel saw over the same 6 seconds. What
+# rate() against the rate the kernel saw over the same 4 seconds. What
 # Prometheus holds at time T is the kernel's count at T minus up to a
 # refresh (0.5 s) and a scrape interval (1 s): evaluate rate() 0.75 s late.
 [ "$(tl_cmd a rate xdp $rate)" = ok ] || die "cannot drive the xdp program"
-sleep 1
+sleep 0.5
 read -r _ c0 _ <<<"$(tl_cmd a info xdp)"
 t0=$(date +%s.%N)
-sleep 6
+sleep 4
 read -r _ c1 _ <<<"$(tl_cmd a info xdp)"
 t1=$(date +%s.%N)
-sleep 2	# until Prometheus has scraped past the window
+sleep 1.6	# until Prometheus has scraped past the window
 driven=$(awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) / (e - s) }')
 at=$(awk -v e="$t1" 'BEGIN { printf "%.3f", e + 0.75 }')
-curl -s -m 5 --data-urlencode "query=rate(${sel}[6s])" --data-urlencode "time=$at" \
+curl -s -m 5 --data-urlencode "query=rate(${sel}[4s])" --data-urlencode "time=$at" \
 	"$api/query" >"$tmp/q.json"
 prate=$(grep -o '"value":\[[0-9.]*,"[^"]*"\]' "$tmp/q.json" | head -1 | sed 's/.*,"\([^"]*\)"\]/\1/')
 if [ -n "$prate" ] && awk -v p="$prate" -v d="$driven" 'BEGIN {

@@ -104,6 +104,9 @@ out:
 
 static int iter_open(struct pid_scan *p)
 {
+	union bpf_iter_link_info self = { .task.pid = (__u32)getpid() };
+	LIBBPF_OPTS(bpf_link_create_opts, self_only, .iter_info = &self,
+		    .iter_info_len = sizeof(self));
 	int err;
 
 	/*
@@ -113,20 +116,36 @@ static int iter_open(struct pid_scan *p)
 	p->skel = pid_iter_bpf__open_and_load();
 	if (!p->skel)
 		return -errno ? -errno : -EINVAL;
+	/*
+	 * The first pass learns the file operations of programs and links
+	 * from ebpftop's own files. Linux 6.1 and later walk this process's
+	 * files alone for it; older kernels walk every file once more.
+	 */
+	p->skel->bss->self_pid = (__u32)getpid();
+	p->skel->bss->self_prog_fd = (__u32)p->skel->progs.ebpftop_pids.prog_fd;
+	p->link_fd = bpf_link_create(p->skel->progs.ebpftop_pids.prog_fd, 0,
+				     BPF_TRACE_ITER, &self_only);
+	if (p->link_fd >= 0) {
+		p->skel->bss->self_link_fd = (__u32)p->link_fd;
+		err = iter_read(p);
+		close(p->link_fd);
+		p->link_fd = -1;
+		if (err)
+			goto fail;
+	}
 	p->link_fd = bpf_link_create(p->skel->progs.ebpftop_pids.prog_fd, 0,
 				     BPF_TRACE_ITER, NULL);
 	if (p->link_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
-	p->skel->bss->self_pid = (__u32)getpid();
-	p->skel->bss->self_prog_fd = (__u32)p->skel->progs.ebpftop_pids.prog_fd;
-	p->skel->bss->self_link_fd = (__u32)p->link_fd;
-	/* The first pass learns the file operations of programs and links. */
-	err = iter_read(p);
+	if (!p->skel->bss->prog_fops || !p->skel->bss->link_fops) {
+		p->skel->bss->self_link_fd = (__u32)p->link_fd;
+		err = iter_read(p);
+		if (err)
+			goto fail;
+	}
 	p->n = 0;
-	if (err)
-		goto fail;
 	if (!p->skel->bss->prog_fops || !p->skel->bss->link_fops) {
 		err = -ENOENT;
 		goto fail;

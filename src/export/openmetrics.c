@@ -230,9 +230,17 @@ void om_escape(struct om_buf *b, const char *s, bool help, enum om_format f)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
+		const unsigned char *run = p;
 		size_t n;
 
+		/* Plain ASCII needs no care: copy runs of it in one go. */
+		while (*p >= 0x20 && *p < 0x7f && *p != '\\' && *p != '"')
+			p++;
+		if (p > run)
+			om_buf_put(b, (const char *)run, (size_t)(p - run));
 		switch (*p) {
+		case '\0':
+			return;
 		case '\\':
 			om_buf_put(b, "\\\\", 2);
 			p++;

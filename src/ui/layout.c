@@ -222,9 +222,20 @@ size_t layout_scroll(size_t top, size_t sel, size_t n, size_t page)
  */
 static int next_char(const char *s, size_t n, size_t *nb, mbstate_t *st)
 {
+	unsigned char c = (unsigned char)*s;
 	wchar_t wc;
-	size_t k = mbrtowc(&wc, s, n, st);
+	size_t k;
 	int w;
+
+	/*
+	 * ASCII, the common case, without the C library: the TUI measures
+	 * every row's name and owners at each refresh (10,000 rows and more).
+	 */
+	if (c < 0x80 && mbsinit(st)) {
+		*nb = 1;
+		return c >= 0x20 && c < 0x7f ? 1 : -1;
+	}
+	k = mbrtowc(&wc, s, n, st);
 
 	if (k == (size_t)-1 || k == (size_t)-2 || !k) {
 		memset(st, 0, sizeof(*st));
@@ -238,8 +249,16 @@ static int next_char(const char *s, size_t n, size_t *nb, mbstate_t *st)
 
 size_t layout_width(const char *s)
 {
-	size_t n = strlen(s), cols = 0, nb;
+	const unsigned char *a = (const unsigned char *)s;
+	size_t n, cols = 0, nb;
 	mbstate_t st = { 0 };
+
+	/* Printable ASCII throughout: one column a byte. */
+	while (*a >= 0x20 && *a < 0x7f)
+		a++;
+	if (!*a)
+		return (size_t)(a - (const unsigned char *)s);
+	n = strlen(s);
 
 	for (size_t i = 0; i < n; i += nb) {
 		int w = next_char(s + i, n - i, &nb, &st);

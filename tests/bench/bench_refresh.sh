@@ -25,7 +25,8 @@
 # Environment: BENCH_COUNTS (default "1000 10000"; counts above 10,000 need
 # BENCH_LARGE=1: loading and freeing 100,000 programs takes the kernel a
 # long time and has stalled shared machines), BENCH_REPS (runs per figure,
-# median kept, default 3), BPFTOOL_REPS (default 5), CC.
+# median kept, default 3), BPFTOOL_REPS (default 5), ITER_FLOOR (the floor
+# helper to use, for an ebpftop built without it), CC.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -70,8 +71,8 @@ trap 'exit 129' HUP
 	$(pkg-config --cflags --libs libbpf) || die "cannot build loadprogs.c"
 "$cc" -O2 -Wall -o "$tmp/rusage" "$here/rusage.c" -lutil || die "cannot build rusage.c"
 build=$(dirname "$ebpftop")
-floor=$build/tests/bench/iter_floor
-if [ -f "$build/Makefile" ]; then
+floor=${ITER_FLOOR:-$build/tests/bench/iter_floor}
+if [ -z "${ITER_FLOOR:-}" ] && [ -f "$build/Makefile" ]; then
 	make -C "$build" -s tests/bench/iter_floor >&2 || die "cannot build $floor"
 fi
 [ -x "$floor" ] || die "no $floor: build it in ebpftop's build tree (make check builds it)"
