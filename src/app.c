@@ -21,6 +21,7 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "hot/session.h"
 #include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
@@ -139,6 +140,7 @@ void app_fini(struct app *a)
 {
 	/* The profiler first: its links hold the program it profiles. */
 	app_profile_stop(a);
+	app_hot_stop(a);
 	/* The demo first: its program goes before collection stops. */
 	demo__stop(a->demo);
 	prog_table__free(a->table);
@@ -200,6 +202,67 @@ void app_profile_stop(struct app *a)
 bool app_profiling(const struct app *a)
 {
 	return a->prof != NULL;
+}
+
+/* Rebuild the hot-lines report; it ends when its program went away. */
+static void app_hot_update(struct app *a)
+{
+	int ret;
+
+	if (!a->hot)
+		return;
+	ret = hot_session_update(a->hot, a->hot_msg, sizeof(a->hot_msg));
+	if (ret == 1) {
+		hot_session_stop(a->hot);
+		a->hot = NULL;
+	} else if (ret < 0) {
+		snprintf(a->hot_msg, sizeof(a->hot_msg),
+			 "hot lines: cannot build the report: %s", strerror(-ret));
+	}
+	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
+}
+
+int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+{
+	struct hot_params p = {
+		.id = id,
+		.event = a->opts->sample_event,
+		.freq_hz = a->opts->sample_freq,
+	};
+	int err;
+
+	app_hot_stop(a);
+	a->hot_msg[0] = '\0';
+	err = hot_session_start(&a->hot, &p, msg, msglen);
+	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
+	return err;
+}
+
+void app_hot_stop(struct app *a)
+{
+	hot_session_stop(a->hot);
+	a->hot = NULL;
+	a->snap.hot = NULL;
+}
+
+bool app_hot_active(const struct app *a)
+{
+	return a->hot != NULL;
+}
+
+void app_hot_set_window(struct app *a, bool cumulative)
+{
+	if (!a->hot)
+		return;
+	hot_session_set_cumulative(a->hot, cumulative);
+	/* Show the other window now, not at the next refresh. */
+	app_hot_update(a);
+}
+
+void app_hot_set_order(struct app *a, bool source_order)
+{
+	if (a->hot)
+		hot_session_set_source_order(a->hot, source_order);
 }
 
 /* The regression detector's verdict on every row (after the rates). */
@@ -304,6 +367,7 @@ int app_sample(struct app *a)
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
 	app_profile_update(a);
+	app_hot_update(a);
 	err = regress_rows(a);
 	/* Exported only once complete: a scrape never sees half a refresh. */
 	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);

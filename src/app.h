@@ -13,6 +13,7 @@
 struct demo;
 struct exporter;
 struct prof_session;
+struct hot_session;
 struct prog_table;
 struct regress;
 struct stats_ctl;
@@ -33,6 +34,8 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
+	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
 };
 
@@ -60,6 +63,22 @@ int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen);
 /* Stop profiling: nothing of the profiler stays attached. */
 void app_profile_stop(struct app *a);
 bool app_profiling(const struct app *a);
+
+/*
+ * Sample program @id and attribute its time to source lines (key a,
+ * --hot), with --sample-event and --sample-freq: replaces any running.
+ * 0, or a negative errno with the reason in @msg; -ENODATA (no line
+ * info) leaves it running with shares per subprogram only. While it
+ * runs, a->snap.hot has its report; when the program goes away it stops
+ * and a->hot_msg says why.
+ */
+int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen);
+/* Stop sampling: every perf event is closed. */
+void app_hot_stop(struct app *a);
+bool app_hot_active(const struct app *a);
+/* Key w: the rolling window or cumulative counts; key o: the order of lines. */
+void app_hot_set_window(struct app *a, bool cumulative);
+void app_hot_set_order(struct app *a, bool source_order);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
 int app_toggle_stats(struct app *a);

@@ -29,6 +29,9 @@ const struct cli_option cli_options[] = {
 	{ "demo-regress-after", 0, "SECS", "land the demo's regression after SECS seconds, decimal (needs --demo)" },
 	{ "profile", 'p', "ID", "profile program ID from the start: fentry/fexit counters per run (TUI and batch)" },
 	{ "events", 'e', "LIST", "profiler events, comma-separated: presets default, topdown, cache, tlb, sw, or libpfm4 event strings" },
+	{ "hot", 0, "ID", "sample program ID from the start and attribute its time to source lines (TUI and batch; key a)" },
+	{ "sample-event", 0, "EV", "the event --hot and key a sample: a libpfm4 event string (default cycles where a PMU counts them, else cpu-clock)" },
+	{ "sample-freq", 0, "HZ", "samples per second per CPU for --hot and key a, 1 to 1000000 and at most kernel.perf_event_max_sample_rate (default 4000)" },
 	{ "listen", 0, "[ADDR:]PORT", "serve Prometheus metrics at http://ADDR:PORT/metrics while running (ADDR defaults to 127.0.0.1)" },
 	{ "prom-file", 0, "PATH", "write the Prometheus text exposition to PATH atomically after every refresh" },
 	{ "quiet", 'q', NULL, "with -b: print nothing per refresh (a headless exporter with --listen or --prom-file)" },
@@ -218,6 +221,34 @@ static int check_events(const char *s, char *err, size_t errlen)
 	}
 	if (items > 8)
 		return msg_fail(err, errlen, -EINVAL, "--events: too many events in '%s' (at most 8 at a time)", s);
+	return 0;
+}
+
+/* --hot ID, --sample-event EV, --sample-freq HZ (the event is resolved at start). */
+static int parse_hot_option(const char *name, const char *arg,
+			    struct ebpftop_opts *o, char *err, size_t errlen)
+{
+	unsigned long v;
+
+	if (!strcmp(name, "hot")) {
+		if (parse_prog_id(arg, &o->hot_id))
+			return msg_fail(err, errlen, -EINVAL,
+				    "--hot: '%s' is not a program id (a whole number from 1 to %u)",
+				    arg, UINT32_MAX);
+		return 0;
+	}
+	if (!strcmp(name, "sample-event")) {
+		if (!*arg || strchr(arg, ','))
+			return msg_fail(err, errlen, -EINVAL,
+				    "--sample-event: give one event, not '%s'", arg);
+		o->sample_event = arg;
+		return 0;
+	}
+	if (parse_count(arg, CLI_SAMPLE_FREQ_MAX, &v))
+		return msg_fail(err, errlen, -EINVAL,
+			    "--sample-freq: '%s' is not a whole number of samples per second from 1 to %u",
+			    arg, CLI_SAMPLE_FREQ_MAX);
+	o->sample_freq = (unsigned int)v;
 	return 0;
 }
 
@@ -427,6 +458,7 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 	o->sort = CLI_SORT_DEFAULT;
 	o->regress_threshold = REGRESS_THRESHOLD_DEFAULT;
 	o->regress_window = REGRESS_WINDOW_DEFAULT;
+	o->sample_freq = CLI_SAMPLE_FREQ_DEFAULT;
 
 	/* '+': stop at the first operand (there are none); ':': report a
 	 * missing argument as ':'. */
@@ -557,6 +589,17 @@ int cli_parse(int argc, char **argv, struct ebpftop_opts *o, char *err,
 			    !strcmp(cli_options[c - OPT_LONG_BASE].long_name,
 				    "list-events")) {
 				action = CLI_LIST_EVENTS;
+				break;
+			}
+			if (c >= OPT_LONG_BASE &&
+			    (!strcmp(cli_options[c - OPT_LONG_BASE].long_name, "hot") ||
+			     !strncmp(cli_options[c - OPT_LONG_BASE].long_name,
+				      "sample-", 7))) {
+				ret = parse_hot_option(
+					cli_options[c - OPT_LONG_BASE].long_name,
+					arg, o, err, errlen);
+				if (ret)
+					return ret;
 				break;
 			}
 			if (c >= OPT_LONG_BASE &&

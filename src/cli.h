@@ -27,6 +27,9 @@ struct ebpftop_opts {
 	double demo_regress_after; /* land the regression after; 0: never */
 	uint32_t profile_id;	/* -p: profile this program from the start; 0: none */
 	const char *events;	/* -e: profiler events; NULL: the default preset */
+	uint32_t hot_id;	/* --hot: sample this program's lines from the start; 0: none */
+	const char *sample_event; /* --sample-event; NULL: cycles, else cpu-clock */
+	unsigned int sample_freq; /* --sample-freq, Hz */
 	bool regress_threshold_set; /* given on the command line */
 	/* --bench and the CI gate (src/bench/) */
 	const char *bench;	/* --bench FILE.bpf.o; NULL: live */
@@ -71,6 +74,8 @@ extern const size_t cli_nr_options;
 #define CLI_ITERATIONS_MAX 4294967295ul
 #define CLI_DEMO_PPS_DEFAULT 20000u
 #define CLI_DEMO_PPS_MAX 1000000u
+#define CLI_SAMPLE_FREQ_DEFAULT 4000u
+#define CLI_SAMPLE_FREQ_MAX 1000000u
 
 /*
  * Parse the command line into @o. Returns a cli_action, or -EINVAL with a

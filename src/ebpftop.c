@@ -12,6 +12,7 @@
 #include "bench/gate.h"
 #include "cli.h"
 #include "demo/demo.h"
+#include "hot/session.h"
 #include "export/exporter.h"
 #include "output/batch.h"
 #include "profiler/events.h"
@@ -69,6 +70,11 @@ static int run_batch(struct app *a, struct live_gate *gate)
 			/* The profiled program went away: say so, go on. */
 			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
 			a->prof_msg[0] = '\0';
+		}
+		if (a->hot_msg[0]) {
+			/* The sampled program went away: say so, go on. */
+			fprintf(stderr, "ebpftop: %s\n", a->hot_msg);
+			a->hot_msg[0] = '\0';
 		}
 		if (rows_view(&a->snap, o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
@@ -166,6 +172,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (opts.sample_event && hot_event_check(opts.sample_event, msg, sizeof(msg))) {
+		fprintf(stderr, "ebpftop: --sample-event: %s\n", msg);
+		return 2;
+	}
 
 	if (opts.bench)
 		return bench_main(&opts);
@@ -204,6 +214,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
+	}
+	if (opts.hot_id &&
+	    app_hot_start(&app, opts.hot_id, msg, sizeof(msg))) {
+		/* Batch exits; the TUI shows why and runs on. */
+		if (opts.batch) {
+			fprintf(stderr, "ebpftop: %s\n", msg);
+			app_fini(&app);
+			live_gate__free(gate);
+			return 1;
+		}
+		snprintf(app.hot_msg, sizeof(app.hot_msg), "%s", msg);
 	}
 	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
 	app_fini(&app);

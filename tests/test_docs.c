@@ -594,7 +594,7 @@ static void test_man_drop_order(void **state)
 
 static void test_man_sections(void **state)
 {
-	/* The sections DESIGN §2 promises. */
+	/* The sections every reader of the page looks for. */
 	static const char *const want[] = { "NAME", "SYNOPSIS", "DESCRIPTION",
 					    "OPTIONS", "KEYS", "FIELDS",
 					    "OVERHEAD", "EXAMPLES", "SEE ALSO" };

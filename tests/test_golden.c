@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Golden tests for batch output: a fixed snapshot (odd names, rates with
- * no value yet, flagged rows, owners, a profile, the demo's counters) is
+ * no value yet, flagged rows, owners, a profile, hot lines, the demo's
+ * counters) is
  * written as text and as JSON and compared byte for byte with the files
  * under tests/golden/. A change to either writer shows up here as a diff.
  *
@@ -26,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "hot/report.h"
 #include "output/batch.h"
 
 /* ---- the fixed snapshot -------------------------------------------------- */
@@ -170,6 +172,34 @@ static void fill_profile(struct profile_report *r)
 	r->td_model = TD_SKL;
 }
 
+/* Hot lines of the classifier: a helper line, a no-line bucket, odd text. */
+static struct hot_report_line hot_lines[] = {
+	{ "/src/bpf/xdp_classifier.bpf.c", 64, 3, "\t\tc = a + b; /* \"sum\" */",
+	  "xdp_classifier", 1, 900, 0, 75.0 },
+	{ "/src/bpf/xdp_classifier.bpf.c", 131, 8,
+	  "\tcnt = bpf_map_lookup_elem(&xdpc_counts, &cls);", "xdp_classifier",
+	  2, 100, 140, 20.0 },
+	{ NULL, 0, 0, NULL, "xdp_classifier", 3, 60, 0, 5.0 },
+	{ "/src/bpf/xdp_classifier.bpf.c", 120, 1, NULL, "xdp_classifier", 0,
+	  0, 0, 0.0 },
+};
+static struct hot_report_sub hot_subs[] = { { "xdp_classifier", 1200, 100.0 } };
+static const struct hot_report hot = {
+	.id = 7,
+	.prog_name = "xdp_classifier",
+	.event = "cpu-clock",
+	.freq_hz = 4000,
+	.window_s = 5.0,
+	.has_line_info = true,
+	.samples_total = 6000,
+	.samples_in_prog = 1200,
+	.overhead_pct = 0.25,
+	.nr_lines = 4,
+	.lines = hot_lines,
+	.nr_subprogs = 1,
+	.subprogs = hot_subs,
+};
+
 static const struct batch_demo demo = {
 	.regressed = true,
 	.prog_id = 7,
@@ -201,6 +231,7 @@ static char *render(enum golden_case c, bool json, size_t *len)
 	if (c == CASE_BUSY) {
 		fill_profile(&prof);
 		snap.profile = &prof;
+		snap.hot = &hot;
 	}
 	if (json) {
 		if (c == CASE_BUSY)

@@ -350,7 +350,7 @@ static void test_batch_json_record(void **state)
 {
 	static const char *const top_keys[] = { "time", "interval_s",
 						"stats_enabled", "programs",
-						"profile" };
+						"profile", "hot" };
 	static const char *const prog_keys[] = {
 		"id", "type", "name", "tag", "run_cnt", "run_time_ns",
 		"runs_per_s", "ns_per_run", "cpu_pct", "pids", "regression",
@@ -366,7 +366,7 @@ static void test_batch_json_record(void **state)
 	if (!o)
 		fail_msg("does not parse: %s", s);
 	assert_true(json_object_is_type(o, json_type_object));
-	assert_keys(o, top_keys, 5);
+	assert_keys(o, top_keys, 6);
 
 	v = get(o, "time");
 	assert_true(is_number(v));
@@ -378,6 +378,8 @@ static void test_batch_json_record(void **state)
 	assert_true(json_object_is_type(v, json_type_boolean));
 	assert_true(json_object_get_boolean(v));
 	assert_null(get(o, "profile"));
+	assert_true(json_object_object_get_ex(o, "hot", &v));
+	assert_null(v);
 	progs = get(o, "programs");
 	assert_true(json_object_is_type(progs, json_type_array));
 	assert_int_equal(json_object_array_length(progs), 3);

@@ -23,6 +23,7 @@
 #include "export/listen_addr.h"
 #include "export/metrics.h"
 #include "export/openmetrics.h"
+#include "hot/report.h"
 
 /* The text of @s escaped as a label value (or HELP, @help) in format @f. */
 static char *escaped(const char *s, bool help, enum om_format f)
@@ -363,6 +364,36 @@ static void test_exposition_text(void **state)
 	free(t);
 }
 
+static void test_exposition_hot(void **state)
+{
+	struct hot_report_line lines[2] = {
+		{ .file = "/src/prog.bpf.c", .line = 42, .subprog = "xdp_main",
+		  .samples = 300, .pct = 75.0 },
+		{ .file = NULL, .line = 0, .subprog = "helper\"x", .samples = 100,
+		  .pct = 25.0 },
+	};
+	struct hot_report h = { .id = 42, .window_s = 5.0, .samples_in_prog = 400,
+				.nr_lines = 2, .lines = lines };
+	struct prog_row rows[2];
+	struct snapshot s;
+	char *t;
+
+	make_snapshot(&s, rows, NULL);
+	s.hot = &h;
+	t = render(&s, OM_FORMAT_OPENMETRICS);
+	check_structure(t, OM_FORMAT_OPENMETRICS);
+	assert_line(t, "# UNIT ebpftop_hot_window_seconds seconds");
+	assert_line(t, "ebpftop_hot_window_seconds{prog_id=\"42\"} 5");
+	assert_line(t, "ebpftop_hot_samples{prog_id=\"42\"} 400");
+	assert_line(t, "ebpftop_hot_line_ratio{prog_id=\"42\",file=\"prog.bpf.c\",line=\"42\",subprog=\"xdp_main\"} 0.75");
+	assert_line(t, "ebpftop_hot_line_ratio{prog_id=\"42\",file=\"\",line=\"0\",subprog=\"helper\\\"x\"} 0.25");
+	free(t);
+	s.hot = NULL;
+	t = render(&s, OM_FORMAT_OPENMETRICS);
+	assert_null(strstr(t, "ebpftop_hot"));
+	free(t);
+}
+
 static void test_exposition_empty(void **state)
 {
 	struct snapshot s;
@@ -484,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_negotiate),
 		cmocka_unit_test(test_exposition_openmetrics),
 		cmocka_unit_test(test_exposition_text),
+		cmocka_unit_test(test_exposition_hot),
 		cmocka_unit_test(test_exposition_empty),
 		cmocka_unit_test(test_listen_addr),
 		cmocka_unit_test(test_options),

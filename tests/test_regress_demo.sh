@@ -104,7 +104,7 @@ ok "batch: program $prog landed at refresh $landed, flagged at $flagged ($(awk -
 # JSON: the record gains a "demo" object, and nothing else changes.
 run_timeout 30 "$EBPFTOP" --demo -j -d 0.3 -n 2 >"$tmp/json" 2>"$tmp/json.err" ||
 	fail "ebpftop --demo -j: $(head -c 300 "$tmp/json.err")"
-n=$(grep -cE '"profile":(null|\{.*\}),"demo":\{"regressed":false,"prog_id":[0-9]+,"classes":\{"fizzbuzz":[0-9]+,"fizz":[0-9]+,"buzz":[0-9]+,"fibonacci":[0-9]+,"other":[0-9]+\}\}\}$' "$tmp/json")
+n=$(grep -cE '"profile":(null|\{.*\}),"hot":(null|\{.*\}),"demo":\{"regressed":false,"prog_id":[0-9]+,"classes":\{"fizzbuzz":[0-9]+,"fizz":[0-9]+,"buzz":[0-9]+,"fibonacci":[0-9]+,"other":[0-9]+\}\}\}$' "$tmp/json")
 [ "$n" = 2 ] || fail "JSON records without the demo object: $(tail -c 300 "$tmp/json")"
 if ! "$top_builddir/tests/lib/jsonl_check" <"$tmp/json" >/dev/null; then
 	fail "ebpftop --demo -j printed a line that is not a JSON object"

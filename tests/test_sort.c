@@ -358,7 +358,7 @@ static void test_column_table(void **state)
 	assert_int_equal(nr_order, nr_json);
 	for (int c = 0; c < COL__MAX; c++)
 		assert_int_equal(in_json[c], col_table[c].json_key != NULL);
-	/* The record's order, as DESIGN's consumers read it, is kept. */
+	/* The record keeps the order of its members (the man page shows it). */
 	assert_string_equal(col_table[order[0]].json_key, "id");
 	assert_string_equal(col_table[order[3]].json_key, "tag");
 	assert_string_equal(col_table[order[nr_json - 1]].json_key,

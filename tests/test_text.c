@@ -80,6 +80,17 @@ static void test_small_buffer(void **state)
 	assert_string_equal(buf, "x");
 	text_escape(buf, 1, "abc");
 	assert_string_equal(buf, "");
+	/* A run of plain ASCII cut where the buffer ends, then after an escape. */
+	memset(buf, 'Z', sizeof(buf));
+	text_escape(buf, 8, "abcdefghijkl");
+	assert_string_equal(buf, "abcdefg");
+	assert_int_equal(buf[8], 'Z');
+	text_escape(buf, 8, "abcdefg");
+	assert_string_equal(buf, "abcdefg");
+	text_escape(buf, 8, "ab\\cdefgh");
+	assert_string_equal(buf, "ab\\\\cde");
+	text_escape(buf, 9, "a\x1b" "cdefgh");
+	assert_string_equal(buf, "a\\x1bcde");
 	buf[0] = 'Z';
 	text_escape(buf, 0, "abc");
 	assert_int_equal(buf[0], 'Z');

@@ -11,6 +11,8 @@
 #include "analysis/regress.h"
 #include "analysis/sample.h"
 
+struct hot_report;
+
 /* One program in a refresh: its sample and what analysis made of it. */
 struct prog_row {
 	const struct prog_sample *s;
@@ -44,6 +46,7 @@ struct snapshot {
 	double total_cpu_pct;		/* all programs, percent of one CPU */
 	unsigned long seq;		/* refresh number, from 1 */
 	const struct profile_report *profile; /* NULL when not profiling */
+	const struct hot_report *hot;	/* NULL when no hot lines are sampled */
 };
 
 /* Share of all online CPUs taken by BPF programs, in percent (NAN if unknown). */

@@ -53,6 +53,7 @@ struct exporter {
 	pthread_mutex_t conn_lock;
 	pthread_cond_t conn_cond;
 	struct conn_slot conns[CONN_SLOTS];
+	unsigned int nr_open;		/* connections open now */
 	pthread_t watchdog;
 	bool watchdog_running;
 	bool stopping;

@@ -44,6 +44,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	enum om_format fmt;
+	unsigned int open;
 	struct blob *b;
 
 	if (!metrics && strcmp(url, "/"))
@@ -91,6 +92,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				om_content_type(fmt));
 	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	/*
+	 * Busy: close after this answer rather than keep the connection
+	 * idle in a slot that a waiting client could use.
+	 */
+	pthread_mutex_lock(&e->conn_lock);
+	open = e->nr_open;
+	pthread_mutex_unlock(&e->conn_lock);
+	if (open > EXPORT_HTTP_MAX_CONNECTIONS / 2)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -119,7 +129,12 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 			*socket_context = &e->conns[i];
 			break;
 		}
-	} else if (slot) {
+		e->nr_open++;
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (e->nr_open)
+			e->nr_open--;
+	}
+	if (toe == MHD_CONNECTION_NOTIFY_CLOSED && slot) {
 		/* Before MHD closes the fd: the watchdog lets go of it now. */
 		slot->used = false;
 		*socket_context = NULL;
@@ -224,7 +239,13 @@ static int bind_listen(const struct listen_addr *a, int *fd_out, char *msg,
 	}
 	/* A restart must not wait for the old connections' TIME_WAIT. */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 128)) {
+	/*
+	 * Connections beyond the server's limit wait in the backlog: a long
+	 * one, so that a burst of clients is queued, not dropped (a dropped
+	 * SYN is retried only after 1, 3, 7 ... seconds).
+	 */
+	if (bind(fd, (struct sockaddr *)&ss, sl) ||
+	    listen(fd, EXPORT_HTTP_BACKLOG)) {
 		err = -errno;
 		close(fd);
 		if (err == -EADDRINUSE) {

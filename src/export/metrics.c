@@ -5,7 +5,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "hot/report.h"
 
 /* Owners named @comm earlier in the list: one series per name, not per pid. */
 static bool comm_seen(const struct prog_sample *s, uint32_t upto,
@@ -179,6 +182,40 @@ static void profile(struct om_writer *w, const struct profile_report *p)
 	}
 }
 
+/* Lines a hot-lines report exports: the hottest, to bound the series. */
+#define METRICS_HOT_LINES 20
+
+static void hot(struct om_writer *w, const struct hot_report *h)
+{
+	om_family(w, "ebpftop_hot_window_seconds", OM_GAUGE, "seconds",
+		  "Time the hot-lines sample counts cover (a rolling window, or since sampling began)",
+		  false);
+	om_sample(w);
+	om_label_u64(w, "prog_id", h->id);
+	om_value_double(w, h->window_s);
+
+	om_family(w, "ebpftop_hot_samples", OM_GAUGE, NULL,
+		  "Samples that landed in the sampled program or in what it called, over the window",
+		  false);
+	om_sample(w);
+	om_label_u64(w, "prog_id", h->id);
+	om_value_u64(w, h->samples_in_prog);
+
+	om_family(w, "ebpftop_hot_line_ratio", OM_GAUGE, NULL,
+		  "Share of the program's samples on a source line (helpers it calls included), over the window; the 20 hottest lines",
+		  false);
+	for (size_t i = 0; i < h->nr_lines && i < METRICS_HOT_LINES; i++) {
+		const struct hot_report_line *l = &h->lines[i];
+
+		om_sample(w);
+		om_label_u64(w, "prog_id", h->id);
+		om_label(w, "file", l->file ? hot_basename(l->file) : "");
+		om_label_u64(w, "line", l->line);
+		om_label(w, "subprog", l->subprog ? l->subprog : "");
+		om_value_double(w, l->pct / 100.0);
+	}
+}
+
 int metrics_build(struct om_writer *w, const struct snapshot *snap,
 		  double refresh_s)
 {
@@ -187,6 +224,8 @@ int metrics_build(struct om_writer *w, const struct snapshot *snap,
 	programs(w, snap);
 	if (snap->profile)
 		profile(w, snap->profile);
+	if (snap->hot)
+		hot(w, snap->hot);
 	if (w->overflow)
 		return -E2BIG;
 	return w->body.oom ? -ENOMEM : 0;

@@ -15,6 +15,7 @@
 #include "analysis/regress.h"
 #include "util/json_writer.h"
 #include "output/profile_out.h"
+#include "hot/report.h"
 #include "util/text.h"
 
 /* Worst regression first, then by id. */
@@ -175,6 +176,7 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 		print_text_line(f, width, &rows[i]);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
+	hot_print_text(f, snap->hot, 10);
 }
 
 /* One program: the members of the columns with a JSON key, in order. */
@@ -227,6 +229,8 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);
+	jw_key(&w, "hot");
+	hot_print_json(&w, snap->hot);
 	if (x && x->demo)
 		print_demo_json(&w, x->demo);
 	jw_end_object(&w);

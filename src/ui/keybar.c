@@ -14,6 +14,7 @@
 static const char *const bar_labels[ACT__MAX] = {
 	[ACT_DETAILS] = "Details",
 	[ACT_PROFILE] = "Profile",
+	[ACT_HOT] = "Hot",
 	[ACT_STATS] = "Stats",
 	[ACT_SORT_PREV] = "Sort",
 	[ACT_SORT_NEXT] = "Sort",

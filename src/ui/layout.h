@@ -39,6 +39,7 @@ void layout_columns(int width, const int want[COL__MAX], enum col sort,
  */
 enum pane {
 	PANE_PROFILE,
+	PANE_HOT,	/* hot lines (key a), above the profile pane */
 	PANE__MAX,
 };
 

@@ -12,6 +12,7 @@
 
 #include "ui/layout.h"
 #include "ui/parts.h"
+#include "ui/hot_pane.h"
 #include "ui/profile_pane.h"
 #include "util/clock.h"
 
@@ -28,6 +29,7 @@ static void screen_want(const struct tui_state *t, struct screen_want *w)
 		.demo = t->app->demo != NULL,
 	};
 	w->pane_h[PANE_PROFILE] = profile_pane_want(t->app);
+	w->pane_h[PANE_HOT] = hot_pane_want(t->app);
 }
 
 void screen_draw(struct tui_state *t)
@@ -58,6 +60,7 @@ void screen_draw(struct tui_state *t)
 		details_draw(t, l.details_y, l.details_h);
 	profile_pane_draw(t->app, l.pane_y[PANE_PROFILE],
 			  l.pane_h[PANE_PROFILE], t->utf8);
+	hot_pane_draw(t->app, l.pane_y[PANE_HOT], l.pane_h[PANE_HOT], t->utf8);
 	keybar_draw(t, l.keybar_y);
 	/* Last, so the cursor can stay at the end of the filter prompt. */
 	cursor_x = status_draw(t, l.status_y, now);

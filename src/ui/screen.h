@@ -33,6 +33,8 @@ struct tui_state {
 	struct app_prog_detail detail;	/* of detail_id, when detail_err is 0 */
 	uint32_t detail_id;
 	unsigned long detail_seq;	/* snapshot it was fetched for */
+	bool hot_source_order;	/* key o: hot lines in source order */
+	bool hot_cumulative;	/* key w: hot lines since a, not the last 5 s */
 	int detail_err;
 	enum stats_state stats;		/* as of the sample, or of the s key */
 	char msg[TUI_MSG_MAX];		/* transient, until msg_until */

@@ -220,6 +220,74 @@ static enum reaction act_profile(struct tui_state *t)
 	return REACT_NONE;
 }
 
+/*
+ * a: sample the selected program and show its hot lines, or stop. A
+ * refusal stays in the pane until a again; a program without line info
+ * is sampled all the same, per subprogram.
+ */
+static enum reaction act_hot(struct tui_state *t)
+{
+	struct app *a = t->app;
+	char msg[256];
+	int err;
+
+	if (app_hot_active(a)) {
+		app_hot_stop(a);
+		a->hot_msg[0] = '\0';
+		set_msg(t, "hot lines stopped: every sampling event is closed");
+		return REACT_NONE;
+	}
+	if (a->hot_msg[0]) {
+		a->hot_msg[0] = '\0';
+		return REACT_NONE;
+	}
+	if (!t->nview) {
+		set_msg(t, "no program selected to sample");
+		return REACT_NONE;
+	}
+	t->hot_source_order = false;
+	t->hot_cumulative = false;
+	err = app_hot_start(a, t->sel_id, msg, sizeof(msg));
+	if (err) {
+		snprintf(a->hot_msg, sizeof(a->hot_msg), "%s", msg);
+		set_msg(t, "%s", msg);
+	} else {
+		set_msg(t, "sampling program %u: hot lines fill in within seconds (a stops)",
+			t->sel_id);
+	}
+	return REACT_NONE;
+}
+
+static enum reaction act_hot_order(struct tui_state *t)
+{
+	struct app *a = t->app;
+
+	if (!app_hot_active(a)) {
+		set_msg(t, "o orders hot lines: open them first with a");
+		return REACT_NONE;
+	}
+	t->hot_source_order = !t->hot_source_order;
+	app_hot_set_order(a, t->hot_source_order);
+	set_msg(t, "hot lines %s", t->hot_source_order ? "in source order" :
+							 "hottest first");
+	return REACT_NONE;
+}
+
+static enum reaction act_hot_window(struct tui_state *t)
+{
+	struct app *a = t->app;
+
+	if (!app_hot_active(a)) {
+		set_msg(t, "w switches the hot-lines window: open them first with a");
+		return REACT_NONE;
+	}
+	t->hot_cumulative = !t->hot_cumulative;
+	app_hot_set_window(a, t->hot_cumulative);
+	set_msg(t, "hot lines: %s", t->hot_cumulative ? "cumulative since a" :
+							"the last 5 s");
+	return REACT_NONE;
+}
+
 static enum reaction act_stats(struct tui_state *t)
 {
 	toggle_stats(t);
@@ -300,6 +368,9 @@ static enum reaction (*const actions[ACT__MAX])(struct tui_state *t) = {
 	[ACT_END] = act_end,
 	[ACT_DETAILS] = act_details,
 	[ACT_PROFILE] = act_profile,
+	[ACT_HOT] = act_hot,
+	[ACT_HOT_ORDER] = act_hot_order,
+	[ACT_HOT_WINDOW] = act_hot_window,
 	[ACT_STATS] = act_stats,
 	[ACT_SORT_PREV] = act_sort_prev,
 	[ACT_SORT_NEXT] = act_sort_next,

@@ -44,13 +44,27 @@ char *text_escape(char *dst, size_t len, const char *src)
 	if (!len)
 		return dst;
 	while (*s) {
+		const unsigned char *run = s;
 		char esc[4];
 		const char *out = (const char *)s;
-		size_t n = utf8_printable(s);
+		size_t n;
 
-		if (*s >= 0x20 && *s < 0x7f && *s != '\\') {
-			n = 1;
-		} else if (*s == '\\') {
+		/* A run of printable ASCII, the common case, in one copy. */
+		while (*s >= 0x20 && *s < 0x7f && *s != '\\')
+			s++;
+		if (s > run) {
+			n = (size_t)(s - run);
+			if (o + n >= len) {
+				memcpy(dst + o, run, len - 1 - o);
+				o = len - 1;
+				break;
+			}
+			memcpy(dst + o, run, n);
+			o += n;
+			continue;
+		}
+		n = utf8_printable(s);
+		if (*s == '\\') {
 			out = "\\\\";
 			n = 2;
 		} else if (!n) {
