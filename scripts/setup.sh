@@ -11,14 +11,15 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
-# Build: toolchain, autotools, libraries, BPF toolchain.
+# Build: toolchain, autotools, libraries, BPF toolchain (clang-19 and llvm-19
+# build and decode BPF ISA v4 objects for the insights tests).
 # Tests: tmux (TUI), iproute2 (veth, netns), procps/util-linux (ps, setpriv), man-db/groff (man page),
 # qemu-system-x86/busybox-static (the profiler's VM tier: Debian's cloud kernel under QEMU),
 # curl/prometheus (the exporter: a real Prometheus server and promtool), systemd (systemd-analyze).
 packages="gcc make autoconf automake pkg-config \
 libbpf-dev libelf-dev zlib1g-dev libncurses-dev libpfm4-dev libcmocka-dev libjson-c-dev libpcap-dev jq \
 libmicrohttpd-dev \
-clang llvm bpftool \
+clang llvm bpftool clang-19 llvm-19 \
 tmux iproute2 procps util-linux man-db groff-base \
 qemu-system-x86 busybox-static \
 curl prometheus systemd"

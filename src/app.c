@@ -21,6 +21,8 @@
 #include "collect/prog_table.h"
 #include "collect/stats.h"
 #include "demo/demo.h"
+#include "insights/history.h"
+#include "insights/reader.h"
 #include "hot/session.h"
 #include "export/exporter.h"
 #include "profiler/session.h"
@@ -146,6 +148,9 @@ void app_fini(struct app *a)
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
 	regress__free(a->regress);
+	insights__free(a->insights);
+	history__free(a->history);
+	free(a->ids);
 	free(a->snap.rows);
 	memset(a, 0, sizeof(*a));
 }
@@ -307,6 +312,55 @@ static int regress_rows(struct app *a)
 	return err;
 }
 
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Insights of programs new since the last sample (read once, kept while
+ * loaded), and this refresh in every program's history.
+ */
+static int insights_rows(struct app *a)
+{
+	struct snapshot *s = &a->snap;
+	int err = 0;
+
+	if (!a->insights)
+		a->insights = insights__new();
+	if (!a->history)
+		a->history = history__new();
+	if (!a->insights || !a->history)
+		return -ENOMEM;
+	if (s->nr_rows) {
+		uint32_t *ids = realloc(a->ids, s->nr_rows * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		a->ids = ids;
+	}
+	for (size_t i = 0; i < s->nr_rows; i++)
+		a->ids[i] = s->rows[i].s->id;
+	qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
+	if (insights__sync(a->insights, a->ids, s->nr_rows))
+		err = -ENOMEM;
+	history__begin(a->history, s->time);
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		struct prog_row *row = &s->rows[i];
+
+		row->ins = insights__find(a->insights, row->s->id);
+		if (history__update(a->history, row->s->id, row->s->tag,
+				    row->s->name, s->interval_s,
+				    row->r.ns_per_run, row->r.runs_per_s,
+				    row->reg.active))
+			err = -ENOMEM;
+	}
+	history__end(a->history);
+	return err;
+}
+
 int app_sample(struct app *a)
 {
 	uint64_t t0 = mono_now_ns();
@@ -369,6 +423,8 @@ int app_sample(struct app *a)
 	app_profile_update(a);
 	app_hot_update(a);
 	err = regress_rows(a);
+	if (insights_rows(a))
+		err = -ENOMEM;
 	/* Exported only once complete: a scrape never sees half a refresh. */
 	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
 	return err;

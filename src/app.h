@@ -11,6 +11,8 @@
 #include "cli.h"
 
 struct demo;
+struct history;
+struct insights;
 struct exporter;
 struct prof_session;
 struct hot_session;
@@ -34,6 +36,9 @@ struct app {
 	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
 	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
 	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct insights *insights; /* what each program is made of, read once */
+	struct history *history; /* every program's recent refreshes */
+	uint32_t *ids;		/* scratch: the ids of a sample */
 	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
 	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */

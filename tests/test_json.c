@@ -353,7 +353,9 @@ static void test_batch_json_record(void **state)
 						"profile", "hot" };
 	static const char *const prog_keys[] = {
 		"id", "type", "name", "tag", "run_cnt", "run_time_ns",
-		"runs_per_s", "ns_per_run", "cpu_pct", "pids", "regression",
+		"runs_per_s", "ns_per_run", "cpu_pct", "pids", "isa",
+		"subprogs", "tail_calls", "helpers", "maps", "xlated_bytes",
+		"jited_bytes", "jit_pages", "regression",
 	};
 	struct json_object *o, *progs, *p, *pids, *v;
 	char *s = print_json(&snap, rows, 3);

@@ -153,7 +153,7 @@ screen_has "$m" \
 	fail "header line"
 screen_has "$m" "^sort: cpu  filter: $pid" || fail "status line"
 screen_has "$m" \
-	"^ *ID +TYPE +NAME +NS/RUN +RUNS/S +CPU%(▼|v) +RUN_CNT +RUN_TIME +OWNERS" ||
+	"^ *ID +TYPE +NAME +NS/RUN +RUNS/S +CPU%(▼|v) +RUN_CNT +RUN_TIME +ISA +OWNERS" ||
 	fail "column header"
 screen_has "$m" "Enter ?Details" || fail "key bar"
 ok "long name in full, ids, (unnamed), header, status, key bar"

@@ -11,6 +11,7 @@
 
 #include "analysis/format.h"
 #include "analysis/regress.h"
+#include "insights/json.h"
 #include "util/json_writer.h"
 
 /* ---- comparators ----------------------------------------------------------- */
@@ -237,6 +238,63 @@ static void json_owners(struct jw *w, const struct prog_row *row)
 }
 
 /* null unless flagged, then exactly these four members. */
+static const char *cell_isa(char *buf, size_t len, const struct prog_row *row,
+			    const struct col_fmt *f)
+{
+	(void)buf, (void)len;
+	if (!row->ins || row->ins->err || !row->ins->have_isa)
+		return blank(f);
+	return isa_level_str(row->ins->isa.level);
+}
+
+/* JSON-only insights members have no cell of their own. */
+static const char *cell_none(char *buf, size_t len, const struct prog_row *row,
+			     const struct col_fmt *f)
+{
+	(void)buf, (void)len, (void)row, (void)f;
+	return "";
+}
+
+static void json_isa(struct jw *w, const struct prog_row *row)
+{
+	insights_json_isa(w, row->ins);
+}
+
+static void json_subprogs(struct jw *w, const struct prog_row *row)
+{
+	insights_json_subprogs(w, row->ins);
+}
+
+static void json_tail_calls(struct jw *w, const struct prog_row *row)
+{
+	insights_json_tail_calls(w, row->ins);
+}
+
+static void json_helpers(struct jw *w, const struct prog_row *row)
+{
+	insights_json_helpers(w, row->ins);
+}
+
+static void json_maps(struct jw *w, const struct prog_row *row)
+{
+	insights_json_maps(w, row->ins);
+}
+
+static void json_xlated(struct jw *w, const struct prog_row *row)
+{
+	insights_json_xlated(w, row->ins);
+}
+
+static void json_jited(struct jw *w, const struct prog_row *row)
+{
+	insights_json_jited(w, row->ins);
+}
+
+static void json_jit_pages(struct jw *w, const struct prog_row *row)
+{
+	insights_json_pages(w, row->ins);
+}
+
 static void json_flag(struct jw *w, const struct prog_row *row)
 {
 	if (!row->reg.active) {
@@ -263,7 +321,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_ID] = {
 		.label = "ID", .sort_name = "id", .cmp = cmp_id,
 		.ascending = true, .right = true,
-		.width = COL_MEASURED, .min_w = 5, .drop = 8,
+		.width = COL_MEASURED, .min_w = 5, .drop = 9,
 		.text_width = 7,
 		.json_key = "id", .json_pos = 0, .json = json_id,
 		.cell = cell_id,
@@ -271,7 +329,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_TYPE] = {
 		.label = "TYPE", .sort_name = "type", .cmp = cmp_type,
 		.ascending = true,
-		.width = COL_MEASURED, .min_w = 5, .max_w = 16, .drop = 4,
+		.width = COL_MEASURED, .min_w = 5, .max_w = 16, .drop = 5,
 		.text_width = -16,
 		.json_key = "type", .json_pos = 1, .json = json_type,
 		.cell = cell_type,
@@ -288,7 +346,7 @@ const struct col_def col_table[COL__MAX] = {
 	},
 	[COL_NSRUN] = {
 		.label = "NS/RUN", .sort_name = "nsrun", .cmp = cmp_nsrun,
-		.right = true, .width = 8, .drop = 5,
+		.right = true, .width = 8, .drop = 6,
 		.text_width = 10,
 		.json_key = "ns_per_run", .json_pos = 7, .json = json_nsrun,
 		.cell = cell_nsrun,
@@ -296,7 +354,7 @@ const struct col_def col_table[COL__MAX] = {
 	},
 	[COL_RUNS] = {
 		.label = "RUNS/S", .sort_name = "runs", .cmp = cmp_runs,
-		.right = true, .width = 9, .drop = 6,
+		.right = true, .width = 9, .drop = 7,
 		.text_width = 10,
 		.json_key = "runs_per_s", .json_pos = 6, .json = json_runs,
 		.cell = cell_runs,
@@ -304,7 +362,7 @@ const struct col_def col_table[COL__MAX] = {
 	},
 	[COL_CPU] = {
 		.label = "CPU%", .sort_name = "cpu", .cmp = cmp_cpu,
-		.right = true, .width = 7, .drop = 7,
+		.right = true, .width = 7, .drop = 8,
 		.text_width = 7,
 		.json_key = "cpu_pct", .json_pos = 8, .json = json_cpu,
 		.cell = cell_cpu,
@@ -312,7 +370,7 @@ const struct col_def col_table[COL__MAX] = {
 	},
 	[COL_RUNCNT] = {
 		.label = "RUN_CNT", .sort_name = "runcnt", .cmp = cmp_runcnt,
-		.right = true, .width = 10, .drop = 3,
+		.right = true, .width = 10, .drop = 4,
 		.text_width = 12,
 		.json_key = "run_cnt", .json_pos = 4, .json = json_runcnt,
 		.cell = cell_runcnt,
@@ -321,18 +379,26 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_RUNTIME] = {
 		.label = "RUN_TIME", .text_label = "RUN_TIME_NS",
 		.sort_name = "runtime", .cmp = cmp_runtime,
-		.right = true, .width = 9, .drop = 2,
+		.right = true, .width = 9, .drop = 3,
 		.text_width = 15,
 		.json_key = "run_time_ns", .json_pos = 5, .json = json_runtime,
 		.cell = cell_runtime,
 	},
+	[COL_ISA] = {
+		/* Narrow, and the first to go on a small screen. */
+		.label = "ISA", .width = 3, .drop = 1,
+		.text_width = 4,
+		.json_key = "isa", .json_pos = 10, .json = json_isa,
+		.cell = cell_isa,
+		.help = "ISA      BPF instruction-set level the program needs (Enter: details)",
+	},
 	[COL_FLAG] = {
 		/* As wide as its widest marker; only while something is flagged. */
 		.label = "FLAG",
-		.width = COL_MEASURED, .min_w = 4, .max_w = 8, .drop = 9,
+		.width = COL_MEASURED, .min_w = 4, .max_w = 8, .drop = 10,
 		.outranks = true, .hide_empty = true, .marker = true,
 		.text_width = 7,
-		.json_key = "regression", .json_pos = 10, .json = json_flag,
+		.json_key = "regression", .json_pos = 18, .json = json_flag,
 		.cell = cell_flag,
 		.help = "FLAG     ns/run regressed: change against the program's baseline (l: log)",
 	},
@@ -340,7 +406,7 @@ const struct col_def col_table[COL__MAX] = {
 		/* Narrower than 8 it shows nothing useful ("testloa~"). */
 		.label = "OWNERS",
 		.width = COL_MEASURED, .min_w = 7, .flex = true, .keep_w = 8,
-		.drop = 1,
+		.drop = 2,
 		.text_free = true,
 		.json_key = "pids", .json_pos = 9, .json = json_owners,
 		.cell = cell_owners,
@@ -348,6 +414,34 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_TAG] = {
 		.json_key = "tag", .json_pos = 3, .json = json_tag,
 		.cell = cell_tag,
+	},
+	[COL_SUBPROGS] = {
+		.json_key = "subprogs", .json_pos = 11, .json = json_subprogs,
+		.cell = cell_none,
+	},
+	[COL_TAIL_CALLS] = {
+		.json_key = "tail_calls", .json_pos = 12, .json = json_tail_calls,
+		.cell = cell_none,
+	},
+	[COL_HELPERS] = {
+		.json_key = "helpers", .json_pos = 13, .json = json_helpers,
+		.cell = cell_none,
+	},
+	[COL_MAPS] = {
+		.json_key = "maps", .json_pos = 14, .json = json_maps,
+		.cell = cell_none,
+	},
+	[COL_XLATED] = {
+		.json_key = "xlated_bytes", .json_pos = 15, .json = json_xlated,
+		.cell = cell_none,
+	},
+	[COL_JITED] = {
+		.json_key = "jited_bytes", .json_pos = 16, .json = json_jited,
+		.cell = cell_none,
+	},
+	[COL_JIT_PAGES] = {
+		.json_key = "jit_pages", .json_pos = 17, .json = json_jit_pages,
+		.cell = cell_none,
 	},
 };
 

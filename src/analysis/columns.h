@@ -28,9 +28,17 @@ enum col {
 	COL_CPU,
 	COL_RUNCNT,
 	COL_RUNTIME,
+	COL_ISA,	/* the BPF ISA level the program needs */
 	COL_FLAG,	/* the regression marker: "▲+240%" */
 	COL_OWNERS,
 	COL_TAG,	/* JSON only */
+	COL_SUBPROGS,	/* JSON only, like the rest: what a program is made of */
+	COL_TAIL_CALLS,
+	COL_HELPERS,
+	COL_MAPS,
+	COL_XLATED,
+	COL_JITED,
+	COL_JIT_PAGES,
 	COL__MAX,
 };
 

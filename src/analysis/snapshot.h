@@ -10,6 +10,7 @@
 #include "analysis/rates.h"
 #include "analysis/regress.h"
 #include "analysis/sample.h"
+#include "insights/insights.h"
 
 struct hot_report;
 
@@ -18,6 +19,7 @@ struct prog_row {
 	const struct prog_sample *s;
 	struct prog_rates r;
 	struct prog_regression reg;	/* the regression detector's verdict */
+	const struct prog_insights *ins; /* read once per program; NULL if not */
 };
 
 /* Whether run-time stats are on, and who turned them on. */

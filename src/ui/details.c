@@ -11,8 +11,10 @@
 
 #include "analysis/format.h"
 #include "analysis/regress.h"
+#include "insights/insights.h"
 #include "ui/colors.h"
 #include "ui/draw.h"
+#include "ui/graph_pane.h"
 #include "ui/parts.h"
 
 /* Where the details pane writes: lines y..end-1, values from column vx. */
@@ -149,6 +151,24 @@ static void draw_details_regress(struct entries *p, const struct tui_state *t,
 	pane_line(p, "history", "%s", off ? buf : "no regression seen");
 }
 
+/* What the program is made of, then the graph of how it moved. */
+static void draw_details_insights(struct entries *p, const struct tui_state *t,
+				  const struct prog_row *row)
+{
+	struct insight_line l[INSIGHT_LINES_MAX];
+	size_t n = insights_describe(row->ins, l, INSIGHT_LINES_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		pane_line(p, l[i].label, "%s", l[i].text);
+	if (p->end - p->y >= GRAPH_PANE_MIN_H)
+		p->y += graph_pane_draw(t->app->history, row->s->id,
+					t->app->snap.time,
+					graph_window_s[t->graph_window %
+						       GRAPH_WINDOWS],
+					row->reg.baseline_ns, t->utf8, p->y, 1,
+					p->end - p->y, COLS - 2);
+}
+
 void details_draw(const struct tui_state *t, int y, int h)
 {
 	const struct prog_row *row = selected_row(t);
@@ -222,10 +242,14 @@ void details_draw(const struct tui_state *t, int y, int h)
 	if (t->detail_err) {
 		pane_line(&p, "maps", "cannot read maps and links: %s",
 			  strerror(-t->detail_err));
-		return;
+	} else {
+		/* The insights' maps line says more: sizes and entries. */
+		if (!row->ins || row->ins->err) {
+			join_maps(buf, sizeof(buf), d);
+			pane_line(&p, "maps", "%s", d->nr_maps ? buf : "none");
+		}
+		join_links(buf, sizeof(buf), d);
+		pane_line(&p, "links", "%s", d->nr_links ? buf : "none");
 	}
-	join_maps(buf, sizeof(buf), d);
-	pane_line(&p, "maps", "%s", d->nr_maps ? buf : "none");
-	join_links(buf, sizeof(buf), d);
-	pane_line(&p, "links", "%s", d->nr_links ? buf : "none");
+	draw_details_insights(&p, t, row);
 }

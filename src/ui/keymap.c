@@ -32,6 +32,8 @@ const struct key_binding keymap[] = {
 	  "regression event log: when each regression began and ended" },
 	{ { 'R' }, { "R" }, ACT_DEMO_REGRESS,
 	  "with --demo: land or revert the classifier's regression" },
+	{ { 'g' }, { "g" }, ACT_GRAPH_WINDOW,
+	  "details graph: show the last 1, 5 or 15 minutes" },
 	{ { 'h', '?', KEY_F(1) }, { "h", "?", "F1" }, ACT_HELP,
 	  "this help (any key closes it)" },
 	{ { 'q', KEY_F(10) }, { "q", "F10" }, ACT_QUIT, "quit" },

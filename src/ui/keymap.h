@@ -24,6 +24,7 @@ enum key_action {
 	ACT_PAUSE,
 	ACT_LOG,
 	ACT_DEMO_REGRESS,
+	ACT_GRAPH_WINDOW,
 	ACT_HELP,
 	ACT_QUIT,
 	ACT__MAX,

@@ -41,6 +41,7 @@ struct tui_state {
 	unsigned long long msg_until;	/* CLOCK_MONOTONIC ns */
 	bool utf8;			/* the locale can show ▼ and … */
 	bool log;			/* the regression event log is open */
+	unsigned int graph_window;	/* details graph: index into 1, 5, 15 min (key g) */
 	bool demo_ok;			/* demo_counts were read */
 	uint64_t demo_counts[DEMO__CLASSES]; /* as of the sample */
 };

@@ -348,6 +348,15 @@ static enum reaction act_demo_regress(struct tui_state *t)
 	return REACT_NONE;
 }
 
+/* g: the details graph's window, 1, 5, 15 minutes and round again. */
+static enum reaction act_graph_window(struct tui_state *t)
+{
+	t->graph_window = (t->graph_window + 1) % 3;
+	set_msg(t, "graph window: %u min", t->graph_window == 0 ? 1u :
+		t->graph_window == 1 ? 5u : 15u);
+	return REACT_NONE;
+}
+
 static enum reaction act_help(struct tui_state *t)
 {
 	t->help = true;
@@ -378,6 +387,7 @@ static enum reaction (*const actions[ACT__MAX])(struct tui_state *t) = {
 	[ACT_PAUSE] = act_pause,
 	[ACT_LOG] = act_log,
 	[ACT_DEMO_REGRESS] = act_demo_regress,
+	[ACT_GRAPH_WINDOW] = act_graph_window,
 	[ACT_HELP] = act_help,
 	[ACT_QUIT] = act_quit,
 };

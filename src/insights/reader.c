@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+
+#include "insights/reader.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/btf.h>
+
+#include "util/quiet.h"
+
+#define PAGE_SZ 4096u
+
+/* A call target's kernel address and the name shown for it. */
+struct ksym {
+	uint64_t addr;
+	const char *name;	/* interned; NULL until looked up */
+};
+
+/* One call site kind of a program while it is being read. */
+struct raw_call {
+	uint64_t addr;
+	uint32_t calls;
+	uint8_t kind;
+};
+
+struct insights {
+	struct prog_insights **progs;	/* ascending id */
+	size_t nr, cap;
+	/* Call targets seen so far, ascending address. */
+	struct ksym *syms;
+	size_t nr_syms, cap_syms;
+	/* Interned names, each allocated once. */
+	char **names;
+	size_t nr_names, cap_names;
+	/* Helper names from the kernel BTF's enum bpf_func_id, sorted. */
+	char **helpers;
+	size_t nr_helpers;
+	bool helpers_read;
+	uint64_t call_base;		/* address of __bpf_call_base; 0 unknown */
+	bool base_read;
+	/* Per program call targets until the batch's names are resolved. */
+	struct raw_call **pending;	/* parallel to the new programs */
+};
+
+struct insights *insights__new(void)
+{
+	return calloc(1, sizeof(struct insights));
+}
+
+void insights__free(struct insights *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->nr; i++) {
+		prog_insights_clear(in->progs[i]);
+		free(in->progs[i]);
+	}
+	free(in->progs);
+	free(in->syms);
+	for (size_t i = 0; i < in->nr_names; i++)
+		free(in->names[i]);
+	free(in->names);
+	for (size_t i = 0; i < in->nr_helpers; i++)
+		free(in->helpers[i]);
+	free(in->helpers);
+	free(in);
+}
+
+static const char *intern(struct insights *in, const char *s)
+{
+	char **n, *d;
+
+	for (size_t i = 0; i < in->nr_names; i++)
+		if (!strcmp(in->names[i], s))
+			return in->names[i];
+	if (in->nr_names == in->cap_names) {
+		size_t cap = in->cap_names ? in->cap_names * 2 : 64;
+
+		n = realloc(in->names, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		in->names = n;
+		in->cap_names = cap;
+	}
+	d = strdup(s);
+	if (!d)
+		return NULL;
+	in->names[in->nr_names++] = d;
+	return d;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Bytes that follow a struct btf_type of @kind with @vlen entries. */
+static long btf_extra(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return (long)sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return (long)(vlen * sizeof(struct btf_member));
+	case BTF_KIND_ENUM:
+		return (long)(vlen * sizeof(struct btf_enum));
+	case BTF_KIND_FUNC_PROTO:
+		return (long)(vlen * sizeof(struct btf_param));
+	case BTF_KIND_DATASEC:
+		return (long)(vlen * sizeof(struct btf_var_secinfo));
+	case BTF_KIND_ENUM64:
+		return (long)(vlen * sizeof(struct btf_enum64));
+	default:
+		return 0;
+	}
+}
+
+/* String @off of the string section at @base, into @buf. */
+static bool btf_str(int fd, off_t base, uint32_t off, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, base + (off_t)off);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * The helper names the running kernel knows: enum bpf_func_id in its BTF.
+ * The kernel's BTF is read as a stream, one type at a time, rather than
+ * loaded whole: that would cost several MiB for one enum.
+ */
+static void read_helper_names(struct insights *in)
+{
+	struct btf_header hdr;
+	off_t strs;
+	long pos = 0;
+	FILE *f;
+
+	in->helpers_read = true;
+	f = fopen("/sys/kernel/btf/vmlinux", "re");
+	if (!f)
+		return;
+	if (fread(&hdr, sizeof(hdr), 1, f) != 1 || hdr.magic != BTF_MAGIC ||
+	    fseek(f, (long)hdr.hdr_len + (long)hdr.type_off, SEEK_SET))
+		goto out;
+	strs = (off_t)hdr.hdr_len + hdr.str_off;
+	while (pos < (long)hdr.type_len) {
+		struct btf_type t;
+		uint32_t kind, vlen;
+		char name[16], ename[128];
+		long extra;
+
+		if (fread(&t, sizeof(t), 1, f) != 1)
+			break;
+		kind = BTF_INFO_KIND(t.info);
+		vlen = BTF_INFO_VLEN(t.info);
+		extra = btf_extra(kind, vlen);
+		pos += (long)sizeof(t) + extra;
+		if (kind != BTF_KIND_ENUM ||
+		    !btf_str(fileno(f), strs, t.name_off, name, sizeof(name)) ||
+		    strcmp(name, "bpf_func_id")) {
+			if (extra && fseek(f, extra, SEEK_CUR))
+				break;
+			continue;
+		}
+		in->helpers = calloc(vlen ? vlen : 1, sizeof(*in->helpers));
+		if (!in->helpers)
+			break;
+		for (uint32_t i = 0; i < vlen; i++) {
+			struct btf_enum e;
+
+			if (fread(&e, sizeof(e), 1, f) != 1)
+				break;
+			if (!btf_str(fileno(f), strs, e.name_off, ename,
+				     sizeof(ename)) ||
+			    strncmp(ename, "BPF_FUNC_", 9) || !ename[9] ||
+			    !strcmp(ename + 9, "unspec"))
+				continue;
+			in->helpers[in->nr_helpers] = strdup(ename + 9);
+			if (in->helpers[in->nr_helpers])
+				in->nr_helpers++;
+		}
+		qsort(in->helpers, in->nr_helpers, sizeof(*in->helpers),
+		      cmp_str);
+		break;
+	}
+out:
+	fclose(f);
+}
+
+static bool is_helper(const struct insights *in, const char *s)
+{
+	return in->nr_helpers &&
+	       bsearch(&s, in->helpers, in->nr_helpers, sizeof(*in->helpers),
+		       cmp_str);
+}
+
+/*
+ * The helper a kernel function implements: the longest tail of its name,
+ * at an underscore, that enum bpf_func_id names ("bpf_ktime_get_ns",
+ * "htab_map_lookup_elem" -> map_lookup_elem, "bpf_xdp_sk_lookup_tcp" ->
+ * sk_lookup_tcp). @out gets "bpf_" and the helper's name; false if none.
+ */
+static bool helper_of(const struct insights *in, const char *sym, char *out,
+		      size_t len)
+{
+	for (const char *p = sym; *p; p++) {
+		const char *c = p;
+
+		if (p != sym && p[-1] != '_')
+			continue;
+		if (!strncmp(c, "bpf_", 4) && is_helper(in, c + 4)) {
+			snprintf(out, len, "%s", c);
+			return true;
+		}
+		if (is_helper(in, c)) {
+			snprintf(out, len, "bpf_%s", c);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static struct ksym *find_sym(const struct insights *in, uint64_t addr)
+{
+	struct ksym key = { .addr = addr };
+
+	return in->nr_syms ? bsearch(&key, in->syms, in->nr_syms,
+				     sizeof(*in->syms), cmp_ksym) :
+			     NULL;
+}
+
+static int add_sym(struct insights *in, uint64_t addr)
+{
+	struct ksym *n;
+
+	if (find_sym(in, addr))
+		return 0;
+	if (in->nr_syms == in->cap_syms) {
+		size_t cap = in->cap_syms ? in->cap_syms * 2 : 64;
+
+		n = realloc(in->syms, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		in->syms = n;
+		in->cap_syms = cap;
+	}
+	in->syms[in->nr_syms++] = (struct ksym){ .addr = addr };
+	qsort(in->syms, in->nr_syms, sizeof(*in->syms), cmp_ksym);
+	return 0;
+}
+
+static size_t unnamed_syms(const struct insights *in)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->nr_syms; i++)
+		n += !in->syms[i].name;
+	return n;
+}
+
+/*
+ * One pass over /proc/kallsyms for the address of __bpf_call_base (the
+ * first time) and the names of the call targets not named yet. It stops
+ * as soon as it has them: with many programs loaded the file is long, and
+ * their own symbols come last.
+ */
+static void scan_kallsyms(struct insights *in, bool want_base)
+{
+	size_t todo = unnamed_syms(in);
+	char line[512];
+	FILE *f;
+
+	if (!want_base && !todo)
+		return;
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return;
+	while ((want_base || todo) && fgets(line, sizeof(line), f)) {
+		char *end, *name;
+		unsigned long long addr = strtoull(line, &end, 16);
+		struct ksym *k;
+
+		if (!addr || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		name = end + 3;
+		name[strcspn(name, " \t\n")] = '\0';
+		if (want_base && !strcmp(name, "__bpf_call_base")) {
+			in->call_base = addr;
+			want_base = false;
+		}
+		k = todo ? find_sym(in, addr) : NULL;
+		if (k && !k->name) {
+			k->name = intern(in, name);
+			todo--;
+		}
+	}
+	fclose(f);
+}
+
+/* Display names of the call targets just collected. */
+static void name_syms(struct insights *in)
+{
+	char buf[300];
+
+	for (size_t i = 0; i < in->nr_syms; i++) {
+		struct ksym *k = &in->syms[i];
+
+		if (!k->name) {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, k->addr);
+			k->name = intern(in, buf);
+		}
+	}
+}
+
+static const char *call_name(struct insights *in, const struct raw_call *rc)
+{
+	struct ksym *k;
+	char buf[300];
+
+	if (rc->kind == INSIGHT_HELPER && rc->addr == BPF_FUNC_tail_call)
+		return intern(in, "bpf_tail_call");
+	if (!rc->addr)
+		return intern(in, "?");
+	k = find_sym(in, rc->addr);
+	if (!k || !k->name)
+		return intern(in, "?");
+	if (rc->kind == INSIGHT_HELPER && helper_of(in, k->name, buf, sizeof(buf)))
+		return intern(in, buf);
+	return k->name;
+}
+
+static int add_raw(struct raw_call **v, uint32_t *nr, uint64_t addr,
+		   uint8_t kind)
+{
+	struct raw_call *n;
+
+	for (uint32_t i = 0; i < *nr; i++) {
+		if ((*v)[i].addr == addr && (*v)[i].kind == kind) {
+			(*v)[i].calls++;
+			return 0;
+		}
+	}
+	n = realloc(*v, (*nr + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	*v = n;
+	n[(*nr)++] = (struct raw_call){ .addr = addr, .calls = 1, .kind = kind };
+	return 0;
+}
+
+/* Pages touched by the JIT image: functions at @addrs of @lens bytes. */
+static uint32_t count_pages(const uint64_t *addrs, const uint32_t *lens,
+			    uint32_t n)
+{
+	uint64_t *pg = NULL;
+	size_t np = 0;
+	uint32_t distinct = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!addrs[i])
+			return 0;
+		np += (lens[i] + PAGE_SZ - 1) / PAGE_SZ + 1;
+	}
+	pg = calloc(np ? np : 1, sizeof(*pg));
+	if (!pg)
+		return 0;
+	np = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t first = addrs[i] / PAGE_SZ;
+		uint64_t last = (addrs[i] + (lens[i] ? lens[i] - 1 : 0)) / PAGE_SZ;
+
+		for (uint64_t p = first; p <= last; p++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < np && !seen; j++)
+				seen = pg[j] == p;
+			if (!seen)
+				pg[np++] = p;
+		}
+	}
+	distinct = (uint32_t)np;
+	free(pg);
+	return distinct;
+}
+
+static void read_maps(const uint32_t *ids, uint32_t n, struct prog_insights *p)
+{
+	if (!n)
+		return;
+	p->maps = calloc(n, sizeof(*p->maps));
+	if (!p->maps)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		struct bpf_map_info mi = {};
+		__u32 len = sizeof(mi);
+		struct insight_map *m = &p->maps[p->nr_maps];
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			continue;	/* gone meanwhile */
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
+			m->id = ids[i];
+			m->type = mi.type;
+			m->type_name = libbpf_bpf_map_type_str(mi.type);
+			if (!m->type_name)
+				m->type_name = "unknown";
+			snprintf(m->name, sizeof(m->name), "%s", mi.name);
+			m->key_size = mi.key_size;
+			m->value_size = mi.value_size;
+			m->max_entries = mi.max_entries;
+			p->nr_maps++;
+		}
+		close(fd);
+	}
+}
+
+static void read_subprog_names(const struct bpf_func_info *fi, uint32_t nfi,
+			       uint32_t btf_id, struct prog_insights *p)
+{
+	struct btf *btf = NULL;
+
+	if (btf_id) {
+		libbpf_print_fn_t old = libbpf_quiet();
+
+		btf = btf__load_from_kernel_by_id(btf_id);
+		libbpf_set_print(old);
+	}
+	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
+		const char *s = NULL;
+
+		if (btf && i < nfi) {
+			const struct btf_type *t = btf__type_by_id(btf, fi[i].type_id);
+
+			s = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+		}
+		p->subprogs[i].name = s && *s ? strdup(s) : NULL;
+	}
+	btf__free(btf);
+}
+
+/* Read program @id; its call targets are left in @rc for naming. */
+static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
+		     struct raw_call **rc, uint32_t *nrc)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), nfi, nks, nfl, nmaps;
+	struct bpf_insn *insns = NULL;
+	struct bpf_func_info *fi = NULL;
+	uint64_t *ksyms = NULL;
+	uint32_t *flens = NULL, *map_ids = NULL, *starts = NULL;
+	size_t n;
+	int fd, err = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		err = -errno;
+		goto out;
+	}
+	p->xlated_len = info.xlated_prog_len;
+	p->jited_len = info.jited_prog_len;
+	nfi = info.nr_func_info;
+	nks = info.nr_jited_ksyms;
+	nfl = info.nr_jited_func_lens;
+	nmaps = info.nr_map_ids;
+	n = info.xlated_prog_len / sizeof(*insns);
+	insns = calloc(n ? n : 1, sizeof(*insns));
+	fi = calloc(nfi ? nfi : 1, sizeof(*fi));
+	ksyms = calloc(nks ? nks : 1, sizeof(*ksyms));
+	flens = calloc(nfl ? nfl : 1, sizeof(*flens));
+	map_ids = calloc(nmaps ? nmaps : 1, sizeof(*map_ids));
+	if (!insns || !fi || !ksyms || !flens || !map_ids) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = (__u32)(n * sizeof(*insns));
+	info.xlated_prog_insns = (__u64)(unsigned long)insns;
+	info.nr_func_info = nfi;
+	info.func_info_rec_size = sizeof(*fi);
+	info.func_info = (__u64)(unsigned long)fi;
+	info.nr_jited_ksyms = nks;
+	info.jited_ksyms = (__u64)(unsigned long)ksyms;
+	info.nr_jited_func_lens = nfl;
+	info.jited_func_lens = (__u64)(unsigned long)flens;
+	info.nr_map_ids = nmaps;
+	info.map_ids = (__u64)(unsigned long)map_ids;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		err = -errno;
+		goto out;
+	}
+	/* The program is the same; only clamp to what was filled in. */
+	if (info.xlated_prog_len / sizeof(*insns) < n)
+		n = info.xlated_prog_len / sizeof(*insns);
+	nfi = info.nr_func_info < nfi ? info.nr_func_info : nfi;
+	nks = info.nr_jited_ksyms < nks ? info.nr_jited_ksyms : nks;
+	nfl = info.nr_jited_func_lens < nfl ? info.nr_jited_func_lens : nfl;
+	nmaps = info.nr_map_ids < nmaps ? info.nr_map_ids : nmaps;
+
+	if (n) {
+		p->have_isa = true;
+		isa_classify(insns, n, 1, &p->isa);
+	}
+
+	/* Subprograms: BTF func_info, else the JIT's functions. */
+	p->nr_subprogs = nfi ? nfi : (nfl ? nfl : 1);
+	p->subprogs = calloc(p->nr_subprogs, sizeof(*p->subprogs));
+	starts = calloc(p->nr_subprogs + 1, sizeof(*starts));
+	if (!p->subprogs || !starts) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
+		starts[i] = nfi ? fi[i].insn_off : 0;
+		if (nfl == p->nr_subprogs)
+			p->subprogs[i].jited_len = flens[i];
+	}
+	starts[p->nr_subprogs] = (uint32_t)n;
+	if (!nfi && p->nr_subprogs == 1)
+		starts[1] = (uint32_t)n;
+	/* Instructions, as the ISA counts them: a 64-bit load counts once. */
+	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
+		uint32_t end = starts[i + 1] < n ? starts[i + 1] : (uint32_t)n;
+
+		for (uint32_t k = starts[i]; k < end; k++) {
+			p->subprogs[i].insns++;
+			if (insns[k].code == (BPF_LD | BPF_DW | BPF_IMM))
+				k++;
+		}
+	}
+	read_subprog_names(fi, nfi, info.btf_id, p);
+
+	/* Calls: helpers, kfuncs, bpf2bpf, tail calls. */
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct bpf_insn *c = &insns[i];
+
+		if (c->code == (BPF_LD | BPF_DW | BPF_IMM)) {
+			i++;
+			continue;
+		}
+		if (c->code != (BPF_JMP | BPF_CALL))
+			continue;
+		if (c->src_reg == BPF_PSEUDO_CALL) {
+			/* After the JIT, imm is the callee's subprogram index. */
+			if (c->imm > 0 && (uint32_t)c->imm < p->nr_subprogs)
+				p->subprogs[c->imm].calls++;
+			continue;
+		}
+		if (c->src_reg == 0 && c->imm == BPF_FUNC_tail_call) {
+			p->tail_calls++;
+			err = add_raw(rc, nrc, BPF_FUNC_tail_call, INSIGHT_HELPER);
+			continue;
+		}
+		if (!c->imm)
+			p->calls_hidden = true;
+		err = add_raw(rc, nrc,
+			      c->imm && in->call_base ?
+				      in->call_base + (uint64_t)(int64_t)c->imm : 0,
+			      c->src_reg == BPF_PSEUDO_KFUNC_CALL ? INSIGHT_KFUNC :
+								    INSIGHT_HELPER);
+	}
+	for (uint32_t i = 0; i < *nrc && !err; i++)
+		if ((*rc)[i].addr > BPF_FUNC_tail_call)
+			err = add_sym(in, (*rc)[i].addr);
+	if (nks && nks == nfl)
+		p->jit_pages = count_pages(ksyms, flens, nks);
+	read_maps(map_ids, nmaps, p);
+out:
+	free(insns);
+	free(fi);
+	free(ksyms);
+	free(flens);
+	free(map_ids);
+	free(starts);
+	close(fd);
+	return err;
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct insight_call *x = a, *y = b;
+
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Name the call sites, merge those that name the same helper, sort. */
+static int finish_calls(struct insights *in, struct prog_insights *p,
+			const struct raw_call *rc, uint32_t nrc)
+{
+	if (!nrc)
+		return 0;
+	p->calls = calloc(nrc, sizeof(*p->calls));
+	if (!p->calls)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nrc; i++) {
+		const char *name = call_name(in, &rc[i]);
+		uint32_t j;
+
+		if (!name)
+			return -ENOMEM;
+		for (j = 0; j < p->nr_calls; j++)
+			if (p->calls[j].name == name &&
+			    p->calls[j].kind == rc[i].kind)
+				break;
+		if (j == p->nr_calls)
+			p->calls[p->nr_calls++] = (struct insight_call){
+				.name = name, .kind = rc[i].kind };
+		p->calls[j].calls += rc[i].calls;
+	}
+	qsort(p->calls, p->nr_calls, sizeof(*p->calls), cmp_call);
+	return 0;
+}
+
+int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
+{
+	struct prog_insights **next;
+	struct raw_call **rc;
+	uint32_t *nrc;
+	size_t i = 0, j = 0, k = 0, fresh = 0;
+	int err = 0;
+
+	next = calloc(n ? n : 1, sizeof(*next));
+	rc = calloc(n ? n : 1, sizeof(*rc));
+	nrc = calloc(n ? n : 1, sizeof(*nrc));
+	if (!next || !rc || !nrc) {
+		free(next);
+		free(rc);
+		free(nrc);
+		return -ENOMEM;
+	}
+	if (!in->base_read) {
+		in->base_read = true;
+		scan_kallsyms(in, true);
+	}
+	/* Merge: keep the known, read the new, drop the gone. */
+	while (j < n) {
+		if (i < in->nr && in->progs[i]->id < ids[j]) {
+			prog_insights_clear(in->progs[i]);
+			free(in->progs[i++]);
+			continue;
+		}
+		if (i < in->nr && in->progs[i]->id == ids[j]) {
+			next[k++] = in->progs[i++];
+			j++;
+			continue;
+		}
+		next[k] = calloc(1, sizeof(**next));
+		if (!next[k]) {
+			err = -ENOMEM;
+			break;
+		}
+		next[k]->err = read_prog(in, ids[j], next[k], &rc[k], &nrc[k]);
+		next[k]->id = ids[j];
+		if (next[k]->err == -ENOMEM)
+			err = -ENOMEM;
+		fresh++;
+		k++;
+		j++;
+	}
+	for (; i < in->nr; i++) {
+		prog_insights_clear(in->progs[i]);
+		free(in->progs[i]);
+	}
+	free(in->progs);
+	in->progs = next;
+	in->nr = k;
+	in->cap = n;
+	if (fresh) {
+		if (!in->helpers_read)
+			read_helper_names(in);
+		if (unnamed_syms(in)) {
+			scan_kallsyms(in, false);
+			name_syms(in);
+		}
+		for (size_t p = 0; p < k; p++) {
+			if (!rc[p] && !nrc[p])
+				continue;
+			if (finish_calls(in, next[p], rc[p], nrc[p]))
+				err = -ENOMEM;
+		}
+	}
+	for (size_t p = 0; p < k; p++)
+		free(rc[p]);
+	free(rc);
+	free(nrc);
+	return err;
+}
+
+const struct prog_insights *insights__find(const struct insights *in,
+					   uint32_t id)
+{
+	size_t lo = 0, hi = in ? in->nr : 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (in->progs[mid]->id < id)
+			lo = mid + 1;
+		else if (in->progs[mid]->id > id)
+			hi = mid;
+		else
+			return in->progs[mid];
+	}
+	return NULL;
+}
+
+size_t insights__count(const struct insights *in)
+{
+	return in ? in->nr : 0;
+}
