@@ -48,7 +48,8 @@ code=$?
 [ "$code" = 0 ] || fail "ebpftop --demo -b exited with $code: $(head -c 500 "$tmp/batch.err")"
 [ -s "$tmp/batch.err" ] && fail "ebpftop --demo -b wrote to stderr: $(head -c 500 "$tmp/batch.err")"
 
-# One line per refresh: "N PROG REGRESSED RUNS/S FLAG BANNER COUNTS".
+# One line per refresh: "N PROG REGRESSED RUNS/S FLAG BANNER COUNTS"
+# (FLAG is the tenth field: ISA comes before it).
 awk '
 	/^ebpftop / { n++; prog = ""; reg = ""; rps = "?"; flag = "?"; ban = 0; cnt = "" }
 	/^demo: program / {
@@ -59,7 +60,7 @@ awk '
 	/^REGRESSION: xdp_classifier \+[0-9]+% ns\/run \(id / {
 		id = $6; sub(/,$/, "", id); if (id == prog) ban = 1
 	}
-	/^ *[0-9]+ xdp +xdp_classifier / { if ($1 == prog) { rps = $5; flag = $9 } }
+	/^ *[0-9]+ xdp +xdp_classifier / { if ($1 == prog) { rps = $5; flag = $10 } }
 	/^$/ { if (n) print n, prog, reg, rps, flag, ban, cnt }
 ' "$tmp/batch" >"$tmp/blocks"
 [ "$(wc -l <"$tmp/blocks")" = 26 ] ||
