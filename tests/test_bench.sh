@@ -146,32 +146,41 @@ bench other --bench "$classifier" "${R[@]}" --compare "$tmp/progs.json"
 # The machine's speed drifts between runs: the direct measurement is taken
 # just before and just after ebpftop's, and its range spans both. All with
 # run-time stats in the same state (someone may turn them on or off
-# meanwhile: then try again, up to four times).
+# meanwhile). A tiny program's cost also has slow spells of a few seconds
+# on these VMs (10 ns moves at 20 ns/run), so a comparison that misses is
+# taken again, up to four times: a real disagreement misses every time.
 direct() {
 	run_timeout 60 "$pcaptool" direct "$classifier" xdp_classifier "$tmp/few.pcap" 5 50000 ||
 		die "pcaptool direct failed"
 }
-agreed=
+agreed= flipped=0 missed=
 for attempt in 1 2 3 4; do
 	eval "$(direct)"
 	min1=$min max1=$max stats1=$stats
 	bench agree --bench "$classifier" --pcap "$tmp/few.pcap" "${R[@]}" --bmf --record "$tmp/agree.json"
 	state=$(jq -r '.programs[0].rounds | map(.stats) | unique | join(",")' "$tmp/agree.json")
 	eval "$(direct)"
-	[ "$state" = "$stats" ] && [ "$stats1" = "$stats" ] || continue
+	if ! [ "$state" = "$stats" ] || ! [ "$stats1" = "$stats" ]; then
+		flipped=$((flipped + 1))
+		continue
+	fi
 	min=$(awk -v a="$min" -v b="$min1" 'BEGIN { print (a < b ? a : b) }')
 	max=$(awk -v a="$max" -v b="$max1" 'BEGIN { print (a > b ? a : b) }')
-	agreed=1
-	break
+	lo=$(jq '.[].latency.lower_value' "$tmp/agree.out")
+	hi=$(jq '.[].latency.upper_value' "$tmp/agree.out")
+	if awk -v a="$lo" -v b="$hi" -v c="$min" -v d="$max" 'BEGIN { exit !(a <= d && c <= b) }'; then
+		agreed=1
+		break
+	fi
+	missed="$missed ebpftop $lo-$hi vs direct $min-$max;"
+	echo "# attempt $attempt: ebpftop $lo-$hi ns/run, direct $min-$max: no overlap"
 done
-lo=$(jq '.[].latency.lower_value' "$tmp/agree.out")
-hi=$(jq '.[].latency.upper_value' "$tmp/agree.out")
-if [ -z "$agreed" ]; then
+if [ -n "$agreed" ]; then
+	ok "ebpftop $lo-$hi ns/run overlaps a direct BPF_PROG_TEST_RUN before and after, $min-$max (stats $stats, attempt $attempt)"
+elif [ "$flipped" = 4 ]; then
 	fail "run-time stats flipped in four attempts to compare with a direct measurement (last: $state, direct $stats1 and $stats)"
-elif awk -v a="$lo" -v b="$hi" -v c="$min" -v d="$max" 'BEGIN { exit !(a <= d && c <= b) }'; then
-	ok "ebpftop $lo-$hi ns/run overlaps a direct BPF_PROG_TEST_RUN before and after, $min-$max (stats $stats)"
 else
-	fail "ebpftop $lo-$hi ns/run and direct $min-$max before and after do not overlap (stats $stats)"
+	fail "ebpftop and a direct BPF_PROG_TEST_RUN never overlapped:$missed"
 fi
 
 # ---- live batch mode: -b -n with --bmf, --record, --compare ---------------

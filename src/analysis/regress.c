@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* The regression detector: baselines, noise bands, flags and the event log. */
 #include "config.h"
 
-#include "analysis/regress.h"
+#include "analysis/regress_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,63 +17,6 @@
 #define CLEAR_BIG_STEP 4.0
 /* Vanished programs remembered at most, whatever keep_gone says. */
 #define GONE_MAX 1024
-
-/* 10,000 programs must stay cheap: a tiny ring per program. */
-_Static_assert(REGRESS_HIST + REGRESS_RECENT <= 16,
-	       "keep the per-program rings at 16 doubles or fewer");
-
-/* What the detector has learnt about a program: moves with a reload. */
-struct rlearn {
-	bool active;			/* flagged */
-	unsigned char nhist, hpos, nrecent, rpos;
-	unsigned short over;		/* consecutive refreshes above the limit */
-	unsigned short under;		/* flagged: consecutive with the current
-					 * value under the clear limit */
-	double hist[REGRESS_HIST];	/* baseline samples, a ring */
-	double recent[REGRESS_RECENT];	/* latest valid samples, a ring */
-	double baseline;		/* median of hist */
-	double spread;			/* MAD of hist, as a sigma */
-	double pend_since;		/* first refresh of the run above the limit */
-	double clear_since;		/* first refresh of the run back under */
-	double since;			/* start of the flagged regression */
-	double peak;			/* flagged: highest current value */
-	double last_time;		/* time of the last valid refresh */
-	unsigned long event;		/* serial of its event, 0: none */
-};
-
-/* What the detector keeps per program: about 300 bytes with malloc's. */
-struct rstate {
-	struct rstate *id_next;		/* id hash chain (live only) */
-	struct rstate *key_next;	/* identity hash chain */
-	struct rstate *gone_prev;	/* the gone list, oldest first */
-	struct rstate *gone_next;
-	size_t idx;			/* in r->live, while live */
-	uint32_t id;
-	uint64_t tag;			/* the tag's 8 bytes */
-	uint64_t name_hash;
-	unsigned long first_seq;	/* refresh it appeared at */
-	unsigned long last_seq;		/* refresh it was last seen at */
-	bool gone;
-	bool adopted;			/* took over a reloaded program */
-	struct rlearn l;
-};
-
-struct regress {
-	struct regress_params p;
-	unsigned long seq;		/* refresh number */
-	double now;
-	struct rstate **live;		/* every program present, any order */
-	size_t nlive, live_cap;
-	struct rstate **by_id;		/* hash buckets, live programs */
-	size_t id_buckets;
-	struct rstate **by_key;		/* hash buckets, live and gone */
-	size_t key_buckets;
-	size_t nkeyed;
-	struct rstate *gone_head, *gone_tail;
-	size_t ngone;
-	struct regress_event events[REGRESS_EVENTS_MAX];
-	unsigned long nevents;		/* events ever started */
-};
 
 void regress_params_default(struct regress_params *p)
 {
@@ -181,207 +125,6 @@ static double clear_limit(const struct rstate *st, double band)
 	if (st->l.peak - st->l.baseline > CLEAR_BIG_STEP * band)
 		return st->l.baseline + band;
 	return st->l.baseline + band * CLEAR_FRACTION;
-}
-
-/* ---- identity ------------------------------------------------------------- */
-
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static uint64_t parse_tag(const char *s)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; s && s[i] && i < 16; i++) {
-		char c = s[i];
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
-			return hash_name(s);
-		v = v << 4 | d;
-	}
-	return i == 16 && !s[i] ? v : hash_name(s);
-}
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
-static size_t key_bucket(const struct regress *r, uint64_t tag, uint64_t nh)
-{
-	return (size_t)mix(tag ^ mix(nh)) & (r->key_buckets - 1);
-}
-
-static size_t id_bucket(const struct regress *r, uint32_t id)
-{
-	return (size_t)mix(id) & (r->id_buckets - 1);
-}
-
-/* Grow a bucket array to twice its size, rehashing its chain. */
-static int rehash(struct regress *r, bool by_key)
-{
-	size_t n = (by_key ? r->key_buckets : r->id_buckets) * 2;
-	struct rstate **old = by_key ? r->by_key : r->by_id;
-	size_t oldn = by_key ? r->key_buckets : r->id_buckets;
-	struct rstate **b = calloc(n, sizeof(*b));
-
-	if (!b)
-		return -ENOMEM;
-	if (by_key) {
-		r->by_key = b;
-		r->key_buckets = n;
-	} else {
-		r->by_id = b;
-		r->id_buckets = n;
-	}
-	for (size_t i = 0; i < oldn; i++) {
-		struct rstate *st = old[i], *next;
-
-		for (; st; st = next) {
-			size_t h;
-
-			if (by_key) {
-				next = st->key_next;
-				h = key_bucket(r, st->tag, st->name_hash);
-				st->key_next = b[h];
-			} else {
-				next = st->id_next;
-				h = id_bucket(r, st->id);
-				st->id_next = b[h];
-			}
-			b[h] = st;
-		}
-	}
-	free(old);
-	return 0;
-}
-
-static struct rstate *id_find(const struct regress *r, uint32_t id)
-{
-	struct rstate *st = r->by_id[id_bucket(r, id)];
-
-	while (st && st->id != id)
-		st = st->id_next;
-	return st;
-}
-
-static void id_insert(struct regress *r, struct rstate *st)
-{
-	size_t h = id_bucket(r, st->id);
-
-	st->id_next = r->by_id[h];
-	r->by_id[h] = st;
-}
-
-static void id_remove(struct regress *r, struct rstate *st)
-{
-	struct rstate **pp = &r->by_id[id_bucket(r, st->id)];
-
-	while (*pp && *pp != st)
-		pp = &(*pp)->id_next;
-	if (*pp)
-		*pp = st->id_next;
-	st->id_next = NULL;
-}
-
-static void key_insert(struct regress *r, struct rstate *st)
-{
-	size_t h = key_bucket(r, st->tag, st->name_hash);
-
-	st->key_next = r->by_key[h];
-	r->by_key[h] = st;
-	r->nkeyed++;
-}
-
-static void key_remove(struct regress *r, struct rstate *st)
-{
-	struct rstate **pp = &r->by_key[key_bucket(r, st->tag, st->name_hash)];
-
-	while (*pp && *pp != st)
-		pp = &(*pp)->key_next;
-	if (*pp) {
-		*pp = st->key_next;
-		r->nkeyed--;
-	}
-	st->key_next = NULL;
-}
-
-static void live_add(struct regress *r, struct rstate *st)
-{
-	st->idx = r->nlive;
-	r->live[r->nlive++] = st;
-}
-
-static void live_remove(struct regress *r, struct rstate *st)
-{
-	struct rstate *last = r->live[--r->nlive];
-
-	r->live[st->idx] = last;
-	last->idx = st->idx;
-}
-
-static void gone_append(struct regress *r, struct rstate *st)
-{
-	st->gone_prev = r->gone_tail;
-	st->gone_next = NULL;
-	if (r->gone_tail)
-		r->gone_tail->gone_next = st;
-	else
-		r->gone_head = st;
-	r->gone_tail = st;
-	r->ngone++;
-}
-
-static void gone_remove(struct regress *r, struct rstate *st)
-{
-	if (st->gone_prev)
-		st->gone_prev->gone_next = st->gone_next;
-	else
-		r->gone_head = st->gone_next;
-	if (st->gone_next)
-		st->gone_next->gone_prev = st->gone_prev;
-	else
-		r->gone_tail = st->gone_prev;
-	st->gone_prev = st->gone_next = NULL;
-	r->ngone--;
-}
-
-/* Room for one more program in every table. */
-static int reserve(struct regress *r)
-{
-	if (r->nlive == r->live_cap) {
-		size_t cap = r->live_cap ? r->live_cap * 2 : 64;
-		struct rstate **l = realloc(r->live, cap * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		r->live = l;
-		r->live_cap = cap;
-	}
-	if (r->nlive + 1 > r->id_buckets && rehash(r, false))
-		return -ENOMEM;
-	if (r->nkeyed + 1 > r->key_buckets && rehash(r, true))
-		return -ENOMEM;
-	return 0;
 }
 
 /* ---- the event log --------------------------------------------------------- */
@@ -531,28 +274,16 @@ static void report(const struct regress *r, const struct rstate *st,
 static void forget(struct regress *r, struct rstate *st)
 {
 	event_close_gone(r, st);
-	key_remove(r, st);
+	rtab_key_remove(r, st);
 	if (st->gone) {
-		gone_remove(r, st);
+		rtab_gone_remove(r, st);
 	} else {
-		id_remove(r, st);
-		live_remove(r, st);
+		rtab_id_remove(r, st);
+		rtab_live_remove(r, st);
 	}
 	free(st);
 }
 
-/* The most recently gone program with this identity, if any. */
-static struct rstate *find_gone(struct regress *r, uint64_t tag, uint64_t nh)
-{
-	struct rstate *st = r->by_key[key_bucket(r, tag, nh)], *best = NULL;
-
-	for (; st; st = st->key_next) {
-		if (st->gone && st->tag == tag && st->name_hash == nh &&
-		    (!best || st->last_seq > best->last_seq))
-			best = st;
-	}
-	return best;
-}
 
 /*
  * A program of this identity that appeared in the last refreshes, next to
@@ -561,7 +292,7 @@ static struct rstate *find_gone(struct regress *r, uint64_t tag, uint64_t nh)
  */
 static struct rstate *find_young(struct regress *r, const struct rstate *old)
 {
-	struct rstate *st = r->by_key[key_bucket(r, old->tag, old->name_hash)];
+	struct rstate *st = rtab_key_chain(r, old->tag, old->name_hash);
 
 	for (; st; st = st->key_next) {
 		if (st != old && !st->gone && !st->adopted &&
@@ -645,8 +376,8 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 		    const char *name, double ns_per_run, double runs,
 		    struct prog_regression *out)
 {
-	uint64_t tk = parse_tag(tag), nh = hash_name(name);
-	struct rstate *st = id_find(r, id);
+	uint64_t tk = rtab_parse_tag(tag), nh = rtab_hash_name(name);
+	struct rstate *st = rtab_id_find(r, id);
 
 	memset(out, 0, sizeof(*out));
 	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
@@ -657,14 +388,14 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 		st = NULL;
 	}
 	if (!st) {
-		if (reserve(r))
+		if (rtab_reserve(r))
 			return -ENOMEM;
-		st = find_gone(r, tk, nh);
+		st = rtab_find_gone(r, tk, nh);
 		if (st) {
 			/* A reload: the same program under a new id. */
 			struct regress_event *e = event_get(r, st->l.event);
 
-			gone_remove(r, st);
+			rtab_gone_remove(r, st);
 			st->gone = false;
 			st->adopted = true;
 			st->id = id;
@@ -684,10 +415,10 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 			st->name_hash = nh;
 			st->first_seq = r->seq;
 			st->l.last_time = (double)NAN;
-			key_insert(r, st);
+			rtab_key_insert(r, st);
 		}
-		id_insert(r, st);
-		live_add(r, st);
+		rtab_id_insert(r, st);
+		rtab_live_add(r, st);
 	}
 	st->last_seq = r->seq;
 	if (isfinite(ns_per_run) && ns_per_run >= 0.0 && runs >= r->p.min_runs)
@@ -705,7 +436,7 @@ void regress__end(struct regress *r)
 			i++;
 			continue;
 		}
-		/* Gone since the last refresh; live_remove() moves the last here. */
+		/* Gone since the last refresh; rtab_live_remove() moves the last here. */
 		young = find_young(r, st);
 		if (young) {
 			take_over(r, young, st);
@@ -713,10 +444,10 @@ void regress__end(struct regress *r)
 			forget(r, st);
 			continue;
 		}
-		id_remove(r, st);
-		live_remove(r, st);
+		rtab_id_remove(r, st);
+		rtab_live_remove(r, st);
 		st->gone = true;
-		gone_append(r, st);
+		rtab_gone_append(r, st);
 		event_close_gone(r, st);
 	}
 	while (r->gone_head && (r->ngone > GONE_MAX ||

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Reads each program's insights once: instructions, subprograms, calls, maps, JIT pages. */
 #include "config.h"
 
-#include "insights/reader.h"
+#include "insights/reader_impl.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,37 +20,6 @@
 
 #define PAGE_SZ 4096u
 
-/* A call target's kernel address and the name shown for it. */
-struct ksym {
-	uint64_t addr;
-	const char *name;	/* interned; NULL until looked up */
-};
-
-/* One call site kind of a program while it is being read. */
-struct raw_call {
-	uint64_t addr;
-	uint32_t calls;
-	uint8_t kind;
-};
-
-struct insights {
-	struct prog_insights **progs;	/* ascending id */
-	size_t nr, cap;
-	/* Call targets seen so far, ascending address. */
-	struct ksym *syms;
-	size_t nr_syms, cap_syms;
-	/* Interned names, each allocated once. */
-	char **names;
-	size_t nr_names, cap_names;
-	/* Helper names from the kernel BTF's enum bpf_func_id, sorted. */
-	char **helpers;
-	size_t nr_helpers;
-	bool helpers_read;
-	uint64_t call_base;		/* address of __bpf_call_base; 0 unknown */
-	bool base_read;
-	/* Per program call targets until the batch's names are resolved. */
-	struct raw_call **pending;	/* parallel to the new programs */
-};
 
 struct insights *insights__new(void)
 {
@@ -73,284 +43,6 @@ void insights__free(struct insights *in)
 		free(in->helpers[i]);
 	free(in->helpers);
 	free(in);
-}
-
-static const char *intern(struct insights *in, const char *s)
-{
-	char **n, *d;
-
-	for (size_t i = 0; i < in->nr_names; i++)
-		if (!strcmp(in->names[i], s))
-			return in->names[i];
-	if (in->nr_names == in->cap_names) {
-		size_t cap = in->cap_names ? in->cap_names * 2 : 64;
-
-		n = realloc(in->names, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		in->names = n;
-		in->cap_names = cap;
-	}
-	d = strdup(s);
-	if (!d)
-		return NULL;
-	in->names[in->nr_names++] = d;
-	return d;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Bytes that follow a struct btf_type of @kind with @vlen entries. */
-static long btf_extra(uint32_t kind, uint32_t vlen)
-{
-	switch (kind) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_ARRAY:
-		return (long)sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return (long)(vlen * sizeof(struct btf_member));
-	case BTF_KIND_ENUM:
-		return (long)(vlen * sizeof(struct btf_enum));
-	case BTF_KIND_FUNC_PROTO:
-		return (long)(vlen * sizeof(struct btf_param));
-	case BTF_KIND_DATASEC:
-		return (long)(vlen * sizeof(struct btf_var_secinfo));
-	case BTF_KIND_ENUM64:
-		return (long)(vlen * sizeof(struct btf_enum64));
-	default:
-		return 0;
-	}
-}
-
-/* String @off of the string section at @base, into @buf. */
-static bool btf_str(int fd, off_t base, uint32_t off, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, base + (off_t)off);
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return true;
-}
-
-/*
- * The helper names the running kernel knows: enum bpf_func_id in its BTF.
- * The kernel's BTF is read as a stream, one type at a time, rather than
- * loaded whole: that would cost several MiB for one enum.
- */
-static void read_helper_names(struct insights *in)
-{
-	struct btf_header hdr;
-	off_t strs;
-	long pos = 0;
-	FILE *f;
-
-	in->helpers_read = true;
-	f = fopen("/sys/kernel/btf/vmlinux", "re");
-	if (!f)
-		return;
-	if (fread(&hdr, sizeof(hdr), 1, f) != 1 || hdr.magic != BTF_MAGIC ||
-	    fseek(f, (long)hdr.hdr_len + (long)hdr.type_off, SEEK_SET))
-		goto out;
-	strs = (off_t)hdr.hdr_len + hdr.str_off;
-	while (pos < (long)hdr.type_len) {
-		struct btf_type t;
-		uint32_t kind, vlen;
-		char name[16], ename[128];
-		long extra;
-
-		if (fread(&t, sizeof(t), 1, f) != 1)
-			break;
-		kind = BTF_INFO_KIND(t.info);
-		vlen = BTF_INFO_VLEN(t.info);
-		extra = btf_extra(kind, vlen);
-		pos += (long)sizeof(t) + extra;
-		if (kind != BTF_KIND_ENUM ||
-		    !btf_str(fileno(f), strs, t.name_off, name, sizeof(name)) ||
-		    strcmp(name, "bpf_func_id")) {
-			if (extra && fseek(f, extra, SEEK_CUR))
-				break;
-			continue;
-		}
-		in->helpers = calloc(vlen ? vlen : 1, sizeof(*in->helpers));
-		if (!in->helpers)
-			break;
-		for (uint32_t i = 0; i < vlen; i++) {
-			struct btf_enum e;
-
-			if (fread(&e, sizeof(e), 1, f) != 1)
-				break;
-			if (!btf_str(fileno(f), strs, e.name_off, ename,
-				     sizeof(ename)) ||
-			    strncmp(ename, "BPF_FUNC_", 9) || !ename[9] ||
-			    !strcmp(ename + 9, "unspec"))
-				continue;
-			in->helpers[in->nr_helpers] = strdup(ename + 9);
-			if (in->helpers[in->nr_helpers])
-				in->nr_helpers++;
-		}
-		qsort(in->helpers, in->nr_helpers, sizeof(*in->helpers),
-		      cmp_str);
-		break;
-	}
-out:
-	fclose(f);
-}
-
-static bool is_helper(const struct insights *in, const char *s)
-{
-	return in->nr_helpers &&
-	       bsearch(&s, in->helpers, in->nr_helpers, sizeof(*in->helpers),
-		       cmp_str);
-}
-
-/*
- * The helper a kernel function implements: the longest tail of its name,
- * at an underscore, that enum bpf_func_id names ("bpf_ktime_get_ns",
- * "htab_map_lookup_elem" -> map_lookup_elem, "bpf_xdp_sk_lookup_tcp" ->
- * sk_lookup_tcp). @out gets "bpf_" and the helper's name; false if none.
- */
-static bool helper_of(const struct insights *in, const char *sym, char *out,
-		      size_t len)
-{
-	for (const char *p = sym; *p; p++) {
-		const char *c = p;
-
-		if (p != sym && p[-1] != '_')
-			continue;
-		if (!strncmp(c, "bpf_", 4) && is_helper(in, c + 4)) {
-			snprintf(out, len, "%s", c);
-			return true;
-		}
-		if (is_helper(in, c)) {
-			snprintf(out, len, "bpf_%s", c);
-			return true;
-		}
-	}
-	return false;
-}
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static struct ksym *find_sym(const struct insights *in, uint64_t addr)
-{
-	struct ksym key = { .addr = addr };
-
-	return in->nr_syms ? bsearch(&key, in->syms, in->nr_syms,
-				     sizeof(*in->syms), cmp_ksym) :
-			     NULL;
-}
-
-static int add_sym(struct insights *in, uint64_t addr)
-{
-	struct ksym *n;
-
-	if (find_sym(in, addr))
-		return 0;
-	if (in->nr_syms == in->cap_syms) {
-		size_t cap = in->cap_syms ? in->cap_syms * 2 : 64;
-
-		n = realloc(in->syms, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		in->syms = n;
-		in->cap_syms = cap;
-	}
-	in->syms[in->nr_syms++] = (struct ksym){ .addr = addr };
-	qsort(in->syms, in->nr_syms, sizeof(*in->syms), cmp_ksym);
-	return 0;
-}
-
-static size_t unnamed_syms(const struct insights *in)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < in->nr_syms; i++)
-		n += !in->syms[i].name;
-	return n;
-}
-
-/*
- * One pass over /proc/kallsyms for the address of __bpf_call_base (the
- * first time) and the names of the call targets not named yet. It stops
- * as soon as it has them: with many programs loaded the file is long, and
- * their own symbols come last.
- */
-static void scan_kallsyms(struct insights *in, bool want_base)
-{
-	size_t todo = unnamed_syms(in);
-	char line[512];
-	FILE *f;
-
-	if (!want_base && !todo)
-		return;
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return;
-	while ((want_base || todo) && fgets(line, sizeof(line), f)) {
-		char *end, *name;
-		unsigned long long addr = strtoull(line, &end, 16);
-		struct ksym *k;
-
-		if (!addr || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		name = end + 3;
-		name[strcspn(name, " \t\n")] = '\0';
-		if (want_base && !strcmp(name, "__bpf_call_base")) {
-			in->call_base = addr;
-			want_base = false;
-		}
-		k = todo ? find_sym(in, addr) : NULL;
-		if (k && !k->name) {
-			k->name = intern(in, name);
-			todo--;
-		}
-	}
-	fclose(f);
-}
-
-/* Display names of the call targets just collected. */
-static void name_syms(struct insights *in)
-{
-	char buf[300];
-
-	for (size_t i = 0; i < in->nr_syms; i++) {
-		struct ksym *k = &in->syms[i];
-
-		if (!k->name) {
-			snprintf(buf, sizeof(buf), "0x%" PRIx64, k->addr);
-			k->name = intern(in, buf);
-		}
-	}
-}
-
-static const char *call_name(struct insights *in, const struct raw_call *rc)
-{
-	struct ksym *k;
-	char buf[300];
-
-	if (rc->kind == INSIGHT_HELPER && rc->addr == BPF_FUNC_tail_call)
-		return intern(in, "bpf_tail_call");
-	if (!rc->addr)
-		return intern(in, "?");
-	k = find_sym(in, rc->addr);
-	if (!k || !k->name)
-		return intern(in, "?");
-	if (rc->kind == INSIGHT_HELPER && helper_of(in, k->name, buf, sizeof(buf)))
-		return intern(in, buf);
-	return k->name;
 }
 
 static int add_raw(struct raw_call **v, uint32_t *nr, uint64_t addr,
@@ -589,7 +281,7 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	}
 	for (uint32_t i = 0; i < *nrc && !err; i++)
 		if ((*rc)[i].addr > BPF_FUNC_tail_call)
-			err = add_sym(in, (*rc)[i].addr);
+			err = insights_syms_add(in, (*rc)[i].addr);
 	if (nks && nks == nfl)
 		p->jit_pages = count_pages(ksyms, flens, nks);
 	read_maps(map_ids, nmaps, p);
@@ -623,7 +315,7 @@ static int finish_calls(struct insights *in, struct prog_insights *p,
 	if (!p->calls)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < nrc; i++) {
-		const char *name = call_name(in, &rc[i]);
+		const char *name = insights_call_name(in, &rc[i]);
 		uint32_t j;
 
 		if (!name)
@@ -658,10 +350,7 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 		free(nrc);
 		return -ENOMEM;
 	}
-	if (!in->base_read) {
-		in->base_read = true;
-		scan_kallsyms(in, true);
-	}
+	insights_syms_base(in);
 	/* Merge: keep the known, read the new, drop the gone. */
 	while (j < n) {
 		if (i < in->nr && in->progs[i]->id < ids[j]) {
@@ -696,12 +385,7 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	in->nr = k;
 	in->cap = n;
 	if (fresh) {
-		if (!in->helpers_read)
-			read_helper_names(in);
-		if (unnamed_syms(in)) {
-			scan_kallsyms(in, false);
-			name_syms(in);
-		}
+		insights_syms_name_all(in);
 		for (size_t p = 0; p < k; p++) {
 			if (!rc[p] && !nrc[p])
 				continue;

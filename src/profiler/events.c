@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Profiler events: named events, presets and the raw table resolved into perf_event_attr. */
 #include "config.h"
 
-#include "profiler/events.h"
+#include "profiler/events_impl.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,10 +14,6 @@
 /* The kernel's struct first: libpfm4 then skips its own copy. */
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 /* ---- named events ---------------------------------------------------------- */
 
@@ -193,152 +190,6 @@ static const struct raw_entry {
 	{ "TOPDOWN-MEM-BOUND", F(FAM_SPR), 0x8700 },
 };
 
-/* ---- libpfm4 state ------------------------------------------------------------- */
-
-static struct {
-	bool done;
-	int err;
-	char msg[160];
-	char pmu[32];
-	enum pmu_family fam;
-} pfm;
-
-enum pmu_family events_family_of(const char *pmu_name)
-{
-	static const struct {
-		const char *name;
-		enum pmu_family fam;
-	} map[] = {
-		{ "skl", FAM_SKL },	  { "skx", FAM_SKL },
-		{ "clx", FAM_SKL },	  { "icl", FAM_ICL },
-		{ "icx", FAM_ICL },	  { "spr", FAM_SPR },
-		{ "emr", FAM_SPR },	  { "amd64_fam19h_zen4", FAM_ZEN4 },
-	};
-
-	for (size_t i = 0; pmu_name && i < sizeof(map) / sizeof(map[0]); i++) {
-		if (!strcmp(pmu_name, map[i].name))
-			return map[i].fam;
-	}
-	return FAM_GENERIC;
-}
-
-enum td_model events_td_model(enum pmu_family f)
-{
-	switch (f) {
-	case FAM_SKL:
-		return TD_SKL;
-	case FAM_ICL:
-		return TD_ICL;
-	case FAM_SPR:
-		return TD_SPR;
-	case FAM_ZEN4:
-		return TD_ZEN4;
-	case FAM_GENERIC:
-	default:
-		return TD_NONE;
-	}
-}
-
-bool events_cpu_is_zen4(unsigned int family, unsigned int model)
-{
-	/* Family 19h: Zen 4 is models 10h-1Fh and 60h and up (Zen 3 the rest). */
-	return family == 0x19 &&
-	       ((model >= 0x10 && model <= 0x1f) || model >= 0x60);
-}
-
-/* Whether this CPU is a Zen 4 that libpfm4 4.13 may not recognise. */
-static bool cpu_is_zen4(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d, family, model;
-
-	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return false;
-	/* "AuthenticAMD" */
-	if (b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163)
-		return false;
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return false;
-	family = (a >> 8) & 0xf;
-	model = (a >> 4) & 0xf;
-	if (family == 0xf) {
-		family += (a >> 20) & 0xff;
-		model |= ((a >> 16) & 0xf) << 4;
-	}
-	return events_cpu_is_zen4(family, model);
-#else
-	return false;
-#endif
-}
-
-/* The first present core PMU, preferring one whose events we know. */
-static void pick_core_pmu(void)
-{
-	char fallback[32] = "";
-	pfm_pmu_info_t pi;
-	int p;
-
-	snprintf(pfm.pmu, sizeof(pfm.pmu), "perf");
-	pfm.fam = FAM_GENERIC;
-	pfm_for_all_pmus(p) {
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present ||
-		    pi.type != PFM_PMU_TYPE_CORE || !pi.name)
-			continue;
-		if (events_family_of(pi.name) != FAM_GENERIC) {
-			snprintf(pfm.pmu, sizeof(pfm.pmu), "%s", pi.name);
-			pfm.fam = events_family_of(pi.name);
-			return;
-		}
-		/* The architectural PMUs are the last resort. */
-		if (!fallback[0] || !strcmp(fallback, "ix86arch") ||
-		    !strcmp(fallback, "amd64"))
-			snprintf(fallback, sizeof(fallback), "%s", pi.name);
-	}
-	if (fallback[0])
-		snprintf(pfm.pmu, sizeof(pfm.pmu), "%s", fallback);
-}
-
-int events_init(char *msg, size_t len)
-{
-	bool zen4 = false;
-	int ret;
-
-	if (pfm.done)
-		goto out;
-	pfm.done = true;
-	/*
-	 * libpfm4 4.13 activates its Zen 4 PMU for model 11h only: on other
-	 * Zen 4 models, encode for it anyway (unless the user forces a PMU).
-	 */
-	if (!getenv("LIBPFM_FORCE_PMU") && cpu_is_zen4()) {
-		zen4 = true;
-		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
-	}
-	ret = pfm_initialize();
-	if (ret != PFM_SUCCESS) {
-		pfm.err = -ENODEV;
-		snprintf(pfm.msg, sizeof(pfm.msg),
-			 "libpfm4 does not start here: %s", pfm_strerror(ret));
-		goto out;
-	}
-	pick_core_pmu();
-	if (zen4 && pfm.fam != FAM_ZEN4) {
-		snprintf(pfm.pmu, sizeof(pfm.pmu), "amd64_fam19h_zen4");
-		pfm.fam = FAM_ZEN4;
-	}
-out:
-	if (pfm.err && msg && len)
-		snprintf(msg, len, "%s", pfm.msg);
-	return pfm.err;
-}
-
-const char *events_pmu_name(void)
-{
-	return pfm.done && !pfm.err ? pfm.pmu : "perf";
-}
-
 /* ---- resolution ------------------------------------------------------------------ */
 
 static void attr_init(struct perf_event_attr *a, uint32_t type, uint64_t config)
@@ -354,9 +205,9 @@ static void attr_init(struct perf_event_attr *a, uint32_t type, uint64_t config)
 /* Upper case, '.' as ':', without our PMU's "pmu::" prefix. */
 static void normalize(char *out, size_t len, const char *s)
 {
-	size_t pl = strlen(pfm.pmu), o = 0;
+	size_t pl = strlen(events_pfm.pmu), o = 0;
 
-	if (pfm.done && !strncasecmp(s, pfm.pmu, pl) && !strncmp(s + pl, "::", 2))
+	if (events_pfm.done && !strncasecmp(s, events_pfm.pmu, pl) && !strncmp(s + pl, "::", 2))
 		s += pl + 2;
 	for (; *s && o + 1 < len; s++)
 		out[o++] = *s == '.' ? ':' : (char)toupper((unsigned char)*s);
@@ -369,7 +220,7 @@ static const struct raw_entry *raw_lookup(const char *s)
 
 	normalize(norm, sizeof(norm), s);
 	for (size_t i = 0; i < sizeof(raw_table) / sizeof(raw_table[0]); i++) {
-		if ((raw_table[i].families & F(pfm.fam)) &&
+		if ((raw_table[i].families & F(events_pfm.fam)) &&
 		    !strcmp(norm, raw_table[i].name))
 			return &raw_table[i];
 	}
@@ -383,7 +234,7 @@ static const struct raw_entry *raw_lookup(const char *s)
  */
 static bool bogus_fixed(const struct perf_event_attr *a)
 {
-	if ((pfm.fam != FAM_ICL && pfm.fam != FAM_SPR) ||
+	if ((events_pfm.fam != FAM_ICL && events_pfm.fam != FAM_SPR) ||
 	    a->type != PERF_TYPE_RAW || (a->config & 0xff))
 		return false;
 	switch (a->config & 0xffff) {
@@ -413,7 +264,7 @@ static int encode(const char *str, bool prefix, struct prof_event *e,
 		e->attr.exclude_guest = 1;
 		snprintf(e->source, sizeof(e->source),
 			 "%s::%s (raw table: libpfm4 4.13 has it wrong or not at all)",
-			 pfm.pmu, raw->name);
+			 events_pfm.pmu, raw->name);
 		return 0;
 	}
 	/* perf's rNNNN: a raw config for the core PMU, whatever libpfm4 knows. */
@@ -424,12 +275,12 @@ static int encode(const char *str, bool prefix, struct prof_event *e,
 		snprintf(e->source, sizeof(e->source), "raw config");
 		return 0;
 	}
-	if (pfm.err) {
-		snprintf(msg, len, "cannot encode '%s': %s", str, pfm.msg);
+	if (events_pfm.err) {
+		snprintf(msg, len, "cannot encode '%s': %s", str, events_pfm.msg);
 		return -EINVAL;
 	}
 	if (prefix)
-		snprintf(full, sizeof(full), "%s::%s", pfm.pmu, str);
+		snprintf(full, sizeof(full), "%s::%s", events_pfm.pmu, str);
 	else
 		snprintf(full, sizeof(full), "%s", str);
 	memset(&e->attr, 0, sizeof(e->attr));
@@ -441,7 +292,7 @@ static int encode(const char *str, bool prefix, struct prof_event *e,
 	ret = pfm_get_os_event_encoding(full, PFM_PLM0, PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
 		snprintf(msg, len, "unknown event '%s' for PMU %s (libpfm4: %s)",
-			 str, pfm.pmu, pfm_strerror(ret));
+			 str, events_pfm.pmu, pfm_strerror(ret));
 		free(fstr);
 		return -EINVAL;
 	}
@@ -471,13 +322,13 @@ static const struct named_event *named_lookup(const char *s)
 static int resolve_named(const struct named_event *n, struct prof_event *e,
 			 char *msg, size_t len)
 {
-	const char *s = n->pfm[pfm.fam];
+	const char *s = n->pfm[events_pfm.fam];
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", n->name);
 	e->metric = n->metric;
 	e->role = n->role;
-	if (s && !pfm.err)
+	if (s && !events_pfm.err)
 		return encode(s, true, e, msg, len);
 	if (n->has_generic) {
 		attr_init(&e->attr, n->generic.type, n->generic.config);
@@ -486,7 +337,7 @@ static int resolve_named(const struct named_event *n, struct prof_event *e,
 		return 0;
 	}
 	snprintf(msg, len, "event '%s' has no encoding for PMU %s", n->name,
-		 pfm.pmu);
+		 events_pfm.pmu);
 	return -EINVAL;
 }
 
@@ -547,13 +398,13 @@ static const struct preset *preset_lookup(const char *s)
 static int add_preset(struct event_set *set, const struct preset *p,
 		      char *msg, size_t len)
 {
-	const char *const *names = p->events[p->per_family ? pfm.fam : 0];
+	const char *const *names = p->events[p->per_family ? events_pfm.fam : 0];
 	struct prof_event e;
 	int err;
 
 	if (p->per_family && !names[0]) {
-		snprintf(msg, len, "no Top-Down formula for %s%s", pfm.pmu,
-			 strcmp(pfm.pmu, "perf") ? "" :
+		snprintf(msg, len, "no Top-Down formula for %s%s", events_pfm.pmu,
+			 strcmp(events_pfm.pmu, "perf") ? "" :
 			 " (libpfm4 found no core PMU here)");
 		return -EINVAL;
 	}
@@ -569,14 +420,14 @@ static int add_preset(struct event_set *set, const struct preset *p,
 
 static void set_topdown(struct event_set *set)
 {
-	enum td_model m = events_td_model(pfm.fam);
+	enum td_model m = events_td_model(events_pfm.fam);
 	unsigned int have = 0, need = topdown_needs(m);
 
 	set->td = TD_NONE;
-	snprintf(set->pmu, sizeof(set->pmu), "%s", pfm.pmu);
+	snprintf(set->pmu, sizeof(set->pmu), "%s", events_pfm.pmu);
 	if (m == TD_NONE) {
 		snprintf(set->td_note, sizeof(set->td_note),
-			 "no Top-Down formula for %s", pfm.pmu);
+			 "no Top-Down formula for %s", events_pfm.pmu);
 		return;
 	}
 	for (size_t i = 0; i < set->n; i++)

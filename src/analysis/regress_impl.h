@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_ANALYSIS_REGRESS_IMPL_H
+#define EBPFTOP_ANALYSIS_REGRESS_IMPL_H
+
+/*
+ * Private to the regression detector: its per-program state and the tables
+ * that find it by id and by identity (regress_table.c). Not for other
+ * modules: they use analysis/regress.h.
+ */
+
+#include "analysis/regress.h"
+
+/* 10,000 programs must stay cheap: a tiny ring per program. */
+_Static_assert(REGRESS_HIST + REGRESS_RECENT <= 16,
+	       "keep the per-program rings at 16 doubles or fewer");
+
+/* What the detector has learnt about a program: moves with a reload. */
+struct rlearn {
+	bool active;			/* flagged */
+	unsigned char nhist, hpos, nrecent, rpos;
+	unsigned short over;		/* consecutive refreshes above the limit */
+	unsigned short under;		/* flagged: consecutive with the current
+					 * value under the clear limit */
+	double hist[REGRESS_HIST];	/* baseline samples, a ring */
+	double recent[REGRESS_RECENT];	/* latest valid samples, a ring */
+	double baseline;		/* median of hist */
+	double spread;			/* MAD of hist, as a sigma */
+	double pend_since;		/* first refresh of the run above the limit */
+	double clear_since;		/* first refresh of the run back under */
+	double since;			/* start of the flagged regression */
+	double peak;			/* flagged: highest current value */
+	double last_time;		/* time of the last valid refresh */
+	unsigned long event;		/* serial of its event, 0: none */
+};
+
+/* What the detector keeps per program: about 300 bytes with malloc's. */
+struct rstate {
+	struct rstate *id_next;		/* id hash chain (live only) */
+	struct rstate *key_next;	/* identity hash chain */
+	struct rstate *gone_prev;	/* the gone list, oldest first */
+	struct rstate *gone_next;
+	size_t idx;			/* in r->live, while live */
+	uint32_t id;
+	uint64_t tag;			/* the tag's 8 bytes */
+	uint64_t name_hash;
+	unsigned long first_seq;	/* refresh it appeared at */
+	unsigned long last_seq;		/* refresh it was last seen at */
+	bool gone;
+	bool adopted;			/* took over a reloaded program */
+	struct rlearn l;
+};
+
+struct regress {
+	struct regress_params p;
+	unsigned long seq;		/* refresh number */
+	double now;
+	struct rstate **live;		/* every program present, any order */
+	size_t nlive, live_cap;
+	struct rstate **by_id;		/* hash buckets, live programs */
+	size_t id_buckets;
+	struct rstate **by_key;		/* hash buckets, live and gone */
+	size_t key_buckets;
+	size_t nkeyed;
+	struct rstate *gone_head, *gone_tail;
+	size_t ngone;
+	struct regress_event events[REGRESS_EVENTS_MAX];
+	unsigned long nevents;		/* events ever started */
+};
+
+/* ---- regress_table.c: finding a program's state ------------------------- */
+
+/* A program's identity: its tag's 8 bytes (a hash if it is not 16 hex
+ * digits) and a hash of its name. */
+uint64_t rtab_parse_tag(const char *s);
+uint64_t rtab_hash_name(const char *s);
+
+/* Room for one more program in every table: 0 or -ENOMEM. */
+int rtab_reserve(struct regress *r);
+
+/* Live programs by id. */
+struct rstate *rtab_id_find(const struct regress *r, uint32_t id);
+void rtab_id_insert(struct regress *r, struct rstate *st);
+void rtab_id_remove(struct regress *r, struct rstate *st);
+
+/* Every program, live and gone, by identity. */
+void rtab_key_insert(struct regress *r, struct rstate *st);
+void rtab_key_remove(struct regress *r, struct rstate *st);
+/* The chain (through key_next) that holds programs of this identity. */
+struct rstate *rtab_key_chain(const struct regress *r, uint64_t tag,
+			      uint64_t nh);
+
+/* The live array (any order) and the gone list (oldest first). */
+void rtab_live_add(struct regress *r, struct rstate *st);
+void rtab_live_remove(struct regress *r, struct rstate *st);
+void rtab_gone_append(struct regress *r, struct rstate *st);
+void rtab_gone_remove(struct regress *r, struct rstate *st);
+
+/* The most recently gone program with this identity, if any. */
+struct rstate *rtab_find_gone(struct regress *r, uint64_t tag, uint64_t nh);
+
+#endif
