@@ -27,6 +27,32 @@
 #include "export/exporter.h"
 #include "profiler/session.h"
 #include "util/clock.h"
+#include "util/msg.h"
+
+/* What one run of ebpftop owns: collection state and the latest snapshot. */
+struct app {
+	const struct ebpftop_opts *opts;
+	struct prog_table *table;
+	struct stats_ctl *stats;
+	enum stats_state stats_state;	/* as of the last sample */
+	struct snapshot snap;
+	size_t rows_cap;
+	char kernel[65];
+	unsigned int stats_toggles;	/* key s presses ... */
+	unsigned int stats_toggles_seen; /* ... as of the last sample */
+	struct demo *demo;	/* the --demo workload, NULL without it */
+	struct regress *regress; /* the regression detector, from the first sample */
+	struct prof_session *prof; /* the program being profiled, NULL if none */
+	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
+	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
+	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
+	struct insights *insights; /* what each program is made of, read once */
+	struct history *history; /* every program's recent refreshes */
+	uint32_t *ids;		/* scratch: the ids of a sample */
+	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
+	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
+	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
+};
 
 volatile sig_atomic_t app_quit;
 
@@ -79,14 +105,13 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
-int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
-	     size_t msglen)
+static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
+		    size_t msglen)
 {
 	struct utsname u;
 	__u32 id;
 	int err;
 
-	memset(a, 0, sizeof(*a));
 	a->opts = o;
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
@@ -109,11 +134,10 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	a->table = prog_table__new(!env_flag("EBPFTOP_NO_STATS_ITER"),
-				   !env_flag("EBPFTOP_NO_PROG_ITER"),
-				   !env_flag("EBPFTOP_NO_PID_ITER"));
-	if (!a->table) {
-		err = -errno ? -errno : -ENOMEM;
+	err = prog_table__new(&a->table, !env_flag("EBPFTOP_NO_STATS_ITER"),
+			      !env_flag("EBPFTOP_NO_PROG_ITER"),
+			      !env_flag("EBPFTOP_NO_PID_ITER"));
+	if (err) {
 		snprintf(msg, msglen, "cannot set up program collection: %s",
 			 strerror(-err));
 		stats_ctl__free(a->stats);
@@ -126,7 +150,7 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			.regress_after_s = o->demo_regress_after,
 		};
 
-		err = demo__start(&a->demo, &dp, msg, msglen);
+		err = demo__new(&a->demo, &dp, msg, msglen);
 		if (err) {
 			prog_table__free(a->table);
 			stats_ctl__free(a->stats);
@@ -138,13 +162,33 @@ int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	return 0;
 }
 
-void app_fini(struct app *a)
+int app__new(struct app **out, const struct ebpftop_opts *o, char *msg,
+	     size_t msglen)
 {
+	struct app *a = calloc(1, sizeof(*a));
+	int err;
+
+	*out = NULL;
+	if (!a)
+		return msg_fail(msg, msglen, -ENOMEM, "out of memory");
+	err = app_init(a, o, msg, msglen);
+	if (err) {
+		free(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+void app__free(struct app *a)
+{
+	if (!a)
+		return;
 	/* The profiler first: its links hold the program it profiles. */
-	app_profile_stop(a);
-	app_hot_stop(a);
+	app__profile_stop(a);
+	app__hot_stop(a);
 	/* The demo first: its program goes before collection stops. */
-	demo__stop(a->demo);
+	demo__free(a->demo);
 	prog_table__free(a->table);
 	stats_ctl__free(a->stats);
 	regress__free(a->regress);
@@ -152,11 +196,66 @@ void app_fini(struct app *a)
 	history__free(a->history);
 	free(a->ids);
 	free(a->snap.rows);
-	memset(a, 0, sizeof(*a));
+	free(a);
+}
+
+const struct snapshot *app__snapshot(const struct app *a)
+{
+	return &a->snap;
+}
+
+const struct ebpftop_opts *app__opts(const struct app *a)
+{
+	return a->opts;
+}
+
+struct demo *app__demo(const struct app *a)
+{
+	return a->demo;
+}
+
+const struct regress *app__regress(const struct app *a)
+{
+	return a->regress;
+}
+
+void app__set_exporter(struct app *a, struct exporter *e)
+{
+	a->exporter = e;
+}
+
+struct exporter *app__exporter(const struct app *a)
+{
+	return a->exporter;
+}
+
+const struct history *app__history(const struct app *a)
+{
+	return a->history;
+}
+
+const char *app__hot_msg(const struct app *a)
+{
+	return a->hot_msg;
+}
+
+void app__hot_msg_clear(struct app *a)
+{
+	a->hot_msg[0] = '\0';
+}
+
+const char *app__profile_msg(const struct app *a)
+{
+	return a->prof_msg;
+}
+
+void app__profile_msg_clear(struct app *a)
+{
+	a->prof_msg[0] = '\0';
 }
 
 /* Read the profiler after a sample; it ends when its program went away. */
-static void app_profile_update(struct app *a)
+static void profile_update(struct app *a)
 {
 	const struct prog_sample *target = NULL;
 	struct snapshot *s = &a->snap;
@@ -164,53 +263,55 @@ static void app_profile_update(struct app *a)
 
 	if (!a->prof)
 		return;
-	id = prof_session_id(a->prof);
+	id = prof_session__id(a->prof);
 	for (size_t i = 0; i < s->nr_rows; i++) {
 		if (s->rows[i].s->id == id) {
 			target = s->rows[i].s;
 			break;
 		}
 	}
-	if (prof_session_update(a->prof, target, a->prof_msg,
+	if (prof_session__update(a->prof, target, a->prof_msg,
 				sizeof(a->prof_msg))) {
-		prof_session_stop(a->prof);
+		prof_session__free(a->prof);
 		a->prof = NULL;
 		/* The next interval still has profiled runs in it. */
 		a->prof_quiet_until = s->seq + 1;
 	}
-	s->profile = a->prof ? prof_session_report(a->prof) : NULL;
+	s->profile = a->prof ? prof_session__report(a->prof) : NULL;
 }
 
-int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+int app__profile_start(struct app *a, uint32_t id, char *msg, size_t msglen)
 {
 	int err;
 
-	app_profile_stop(a);
+	app__profile_stop(a);
 	a->prof_msg[0] = '\0';
-	err = prof_session_start(&a->prof, id, a->opts->events, msg, msglen);
+	err = prof_session__new(&a->prof, id, a->opts->events, msg, msglen);
+	if (err)
+		snprintf(a->prof_msg, sizeof(a->prof_msg), "%s", msg);
 	if (a->prof)
 		a->prof_quiet_id = id;
-	a->snap.profile = a->prof ? prof_session_report(a->prof) : NULL;
+	a->snap.profile = a->prof ? prof_session__report(a->prof) : NULL;
 	return err;
 }
 
-void app_profile_stop(struct app *a)
+void app__profile_stop(struct app *a)
 {
 	/* The next interval still has profiled runs in it. */
 	if (a->prof)
 		a->prof_quiet_until = a->snap.seq + 1;
-	prof_session_stop(a->prof);
+	prof_session__free(a->prof);
 	a->prof = NULL;
 	a->snap.profile = NULL;
 }
 
-bool app_profiling(const struct app *a)
+bool app__profiling(const struct app *a)
 {
 	return a->prof != NULL;
 }
 
 /* Rebuild the hot-lines report; it ends when its program went away. */
-static void app_hot_update(struct app *a)
+static void hot_update(struct app *a)
 {
 	int ret;
 
@@ -227,7 +328,7 @@ static void app_hot_update(struct app *a)
 	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
 }
 
-int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen)
+int app__hot_start(struct app *a, uint32_t id, char *msg, size_t msglen)
 {
 	struct hot_params p = {
 		.id = id,
@@ -236,35 +337,37 @@ int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen)
 	};
 	int err;
 
-	app_hot_stop(a);
+	app__hot_stop(a);
 	a->hot_msg[0] = '\0';
 	err = hot_session_start(&a->hot, &p, msg, msglen);
+	if (err)
+		snprintf(a->hot_msg, sizeof(a->hot_msg), "%s", msg);
 	a->snap.hot = a->hot ? hot_session_report(a->hot) : NULL;
 	return err;
 }
 
-void app_hot_stop(struct app *a)
+void app__hot_stop(struct app *a)
 {
 	hot_session_stop(a->hot);
 	a->hot = NULL;
 	a->snap.hot = NULL;
 }
 
-bool app_hot_active(const struct app *a)
+bool app__hot_active(const struct app *a)
 {
 	return a->hot != NULL;
 }
 
-void app_hot_set_window(struct app *a, bool cumulative)
+void app__hot_set_window(struct app *a, bool cumulative)
 {
 	if (!a->hot)
 		return;
 	hot_session_set_cumulative(a->hot, cumulative);
 	/* Show the other window now, not at the next refresh. */
-	app_hot_update(a);
+	hot_update(a);
 }
 
-void app_hot_set_order(struct app *a, bool source_order)
+void app__hot_set_order(struct app *a, bool source_order)
 {
 	if (a->hot)
 		hot_session_set_source_order(a->hot, source_order);
@@ -282,8 +385,7 @@ static int regress_rows(struct app *a)
 		regress_params_default(&p);
 		p.threshold_pct = a->opts->regress_threshold;
 		p.window = a->opts->regress_window;
-		a->regress = regress__new(&p);
-		if (!a->regress) {
+		if (regress__new(&a->regress, &p)) {
 			for (size_t i = 0; i < s->nr_rows; i++)
 				memset(&s->rows[i].reg, 0, sizeof(s->rows[i].reg));
 			return -ENOMEM;
@@ -361,7 +463,7 @@ static int insights_rows(struct app *a)
 	return err;
 }
 
-int app_sample(struct app *a)
+int app__sample(struct app *a)
 {
 	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
@@ -385,9 +487,11 @@ int app_sample(struct app *a)
 	 * The kernel counts only while stats are on: an interval is
 	 * measured only if they were on at both ends of it.
 	 */
-	stats_prev = s->stats;
-	s->stats = stats_ctl__state(a->stats);
-	counted = stats_state_on(s->stats) && stats_state_on(stats_prev) &&
+	stats_prev = a->stats_state;
+	a->stats_state = stats_ctl__state(a->stats);
+	s->stats_on = stats_state_on(a->stats_state);
+	s->stats = stats_state_str(a->stats_state);
+	counted = s->stats_on && stats_state_on(stats_prev) &&
 		  a->stats_toggles == a->stats_toggles_seen;
 	a->stats_toggles_seen = a->stats_toggles;
 	n = prog_table__count(a->table);
@@ -420,8 +524,8 @@ int app_sample(struct app *a)
 		if (!isnan(row->r.cpu_pct))
 			s->total_cpu_pct += row->r.cpu_pct;
 	}
-	app_profile_update(a);
-	app_hot_update(a);
+	profile_update(a);
+	hot_update(a);
 	err = regress_rows(a);
 	if (insights_rows(a))
 		err = -ENOMEM;
@@ -430,14 +534,14 @@ int app_sample(struct app *a)
 	return err;
 }
 
-int app_toggle_stats(struct app *a)
+int app__toggle_stats(struct app *a)
 {
 	/* Off and on again within one interval also loses runs. */
 	a->stats_toggles++;
 	return stats_ctl__toggle(a->stats);
 }
 
-enum stats_state app_stats_state(struct app *a)
+enum stats_state app__stats_state(struct app *a)
 {
 	return stats_ctl__state(a->stats);
 }

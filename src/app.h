@@ -9,87 +9,98 @@
 
 #include "analysis/snapshot.h"
 #include "cli.h"
+#include "collect/stats.h"
 
 struct demo;
 struct history;
 struct insights;
 struct exporter;
-struct prof_session;
 struct hot_session;
-struct prog_table;
 struct regress;
-struct stats_ctl;
 
-/* What one run of ebpftop owns: collection state and the latest snapshot. */
-struct app {
-	const struct ebpftop_opts *opts;
-	struct prog_table *table;
-	struct stats_ctl *stats;
-	struct snapshot snap;
-	size_t rows_cap;
-	char kernel[65];
-	unsigned int stats_toggles;	/* key s presses ... */
-	unsigned int stats_toggles_seen; /* ... as of the last sample */
-	struct demo *demo;	/* the --demo workload, NULL without it */
-	struct regress *regress; /* the regression detector, from the first sample */
-	struct prof_session *prof; /* the program being profiled, NULL if none */
-	uint32_t prof_quiet_id;	/* the detector ignores this program ... */
-	unsigned long prof_quiet_until; /* ... while profiled and until this refresh */
-	char prof_msg[256];	/* why profiling ended or was refused; "" if nothing new */
-	struct insights *insights; /* what each program is made of, read once */
-	struct history *history; /* every program's recent refreshes */
-	uint32_t *ids;		/* scratch: the ids of a sample */
-	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
-	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
-	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
-};
+/*
+ * What one run of ebpftop owns: collection, stats, the demo, the profiler,
+ * the regression detector and the latest snapshot. main() and the UI see
+ * it through these functions only.
+ */
+struct app;
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */
 extern volatile sig_atomic_t app_quit;
 
 /*
- * Set up collection and stats. Returns 0 or a negative errno; @msg gets a
- * one-line explanation for the user.
+ * Set up collection and stats (and the demo with --demo). Returns 0 or a
+ * negative errno; @msg gets a one-line explanation for the user.
  */
-int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
+int app__new(struct app **out, const struct ebpftop_opts *o, char *msg,
 	     size_t msglen);
-void app_fini(struct app *a);
+/* Undo everything app__new() and the run set up; NULL is fine. */
+void app__free(struct app *a);
 
-/* Take a sample and rebuild a->snap (rows in id order). 0 or -errno. */
-int app_sample(struct app *a);
+/* Take a sample and rebuild the snapshot (rows in id order). 0 or -errno. */
+int app__sample(struct app *a);
+
+/* The latest snapshot; valid until the next app__sample(). */
+const struct snapshot *app__snapshot(const struct app *a);
+const struct ebpftop_opts *app__opts(const struct app *a);
+/* The --demo workload, NULL without it. */
+struct demo *app__demo(const struct app *a);
+/* Every program's recent refreshes (the details pane's graphs). */
+const struct history *app__history(const struct app *a);
+/* The regression detector (its event log), NULL before the first sample. */
+const struct regress *app__regress(const struct app *a);
+
+/*
+ * Where each complete sample is published (--listen, --prom-file); the
+ * caller keeps ownership and frees it after app__free(). NULL: nowhere.
+ */
+void app__set_exporter(struct app *a, struct exporter *e);
+struct exporter *app__exporter(const struct app *a);
 
 /*
  * Profile program @id with the events of -e (key p, option -p): replaces
  * any profile running. 0, or a negative errno with the reason in @msg.
- * While it runs, a->snap.profile has its report; when the program goes
- * away it stops and a->prof_msg says why.
+ * While it runs, the snapshot's profile has its report.
  */
-int app_profile_start(struct app *a, uint32_t id, char *msg, size_t msglen);
+int app__profile_start(struct app *a, uint32_t id, char *msg, size_t msglen);
 /* Stop profiling: nothing of the profiler stays attached. */
-void app_profile_stop(struct app *a);
-bool app_profiling(const struct app *a);
+void app__profile_stop(struct app *a);
+bool app__profiling(const struct app *a);
+/*
+ * Why profiling was refused or ended (the program went away), until it is
+ * read and cleared or profiling starts again; "" if nothing to say. The
+ * app is the one owner of this message.
+ */
+const char *app__profile_msg(const struct app *a);
+void app__profile_msg_clear(struct app *a);
 
 /*
  * Sample program @id and attribute its time to source lines (key a,
  * --hot), with --sample-event and --sample-freq: replaces any running.
  * 0, or a negative errno with the reason in @msg; -ENODATA (no line
  * info) leaves it running with shares per subprogram only. While it
- * runs, a->snap.hot has its report; when the program goes away it stops
- * and a->hot_msg says why.
+ * runs, the snapshot's hot has its report; when the program goes away
+ * it stops and app__hot_msg() says why.
  */
-int app_hot_start(struct app *a, uint32_t id, char *msg, size_t msglen);
+int app__hot_start(struct app *a, uint32_t id, char *msg, size_t msglen);
 /* Stop sampling: every perf event is closed. */
-void app_hot_stop(struct app *a);
-bool app_hot_active(const struct app *a);
+void app__hot_stop(struct app *a);
+bool app__hot_active(const struct app *a);
 /* Key w: the rolling window or cumulative counts; key o: the order of lines. */
-void app_hot_set_window(struct app *a, bool cumulative);
-void app_hot_set_order(struct app *a, bool source_order);
+void app__hot_set_window(struct app *a, bool cumulative);
+void app__hot_set_order(struct app *a, bool source_order);
+/*
+ * Why hot lines were refused or ended, until cleared or started again;
+ * "" if nothing to say. The app alone writes it.
+ */
+const char *app__hot_msg(const struct app *a);
+void app__hot_msg_clear(struct app *a);
 
 /* Toggle stats (key s); returns 0 or a negative errno (-EBUSY: not ours). */
-int app_toggle_stats(struct app *a);
+int app__toggle_stats(struct app *a);
 
 /* Current stats state, read now (the snapshot has it as of the sample). */
-enum stats_state app_stats_state(struct app *a);
+enum stats_state app__stats_state(struct app *a);
 
 /* A map or a link of a program, ready to print in the details pane. */
 struct app_map_ref {

@@ -26,12 +26,12 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 	uint64_t counts[DEMO__CLASSES] = { 0 };
 
 	memset(x, 0, sizeof(*x));
-	if (!a->demo)
+	if (!app__demo(a))
 		return;
 	memset(d, 0, sizeof(*d));
-	d->regressed = demo__regressed(a->demo);
-	d->prog_id = demo__prog_id(a->demo);
-	demo__counts(a->demo, counts);	/* zeros if the map cannot be read */
+	d->regressed = demo__regressed(app__demo(a));
+	d->prog_id = demo__prog_id(app__demo(a));
+	demo__counts(app__demo(a), counts);	/* zeros if the map cannot be read */
 	for (int c = 0; c < DEMO__CLASSES && c < BATCH_DEMO_CLASSES_MAX; c++) {
 		d->names[c] = demo_class_name((enum demo_class)c);
 		d->counts[c] = counts[c];
@@ -42,7 +42,7 @@ static void batch_extras(struct app *a, struct batch_extra *x,
 
 static int run_batch(struct app *a, struct live_gate *gate)
 {
-	const struct ebpftop_opts *o = a->opts;
+	const struct ebpftop_opts *o = app__opts(a);
 	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
 	struct batch_extra extra;
@@ -60,38 +60,38 @@ static int run_batch(struct app *a, struct live_gate *gate)
 		const char *msg;
 		size_t n;
 
-		err = app_sample(a);
+		err = app__sample(a);
 		if (err) {
 			fprintf(stderr, "ebpftop: cannot sample BPF programs: %s\n",
 				strerror(-err));
 			break;
 		}
-		if (a->prof_msg[0]) {
+		if (app__profile_msg(a)[0]) {
 			/* The profiled program went away: say so, go on. */
-			fprintf(stderr, "ebpftop: %s\n", a->prof_msg);
-			a->prof_msg[0] = '\0';
+			fprintf(stderr, "ebpftop: %s\n", app__profile_msg(a));
+			app__profile_msg_clear(a);
 		}
-		if (a->hot_msg[0]) {
+		if (app__hot_msg(a)[0]) {
 			/* The sampled program went away: say so, go on. */
-			fprintf(stderr, "ebpftop: %s\n", a->hot_msg);
-			a->hot_msg[0] = '\0';
+			fprintf(stderr, "ebpftop: %s\n", app__hot_msg(a));
+			app__hot_msg_clear(a);
 		}
-		if (rows_view(&a->snap, o->filter, o->sort, &view, &cap, &n)) {
+		if (rows_view(app__snapshot(a), o->filter, o->sort, &view, &cap, &n)) {
 			fprintf(stderr, "ebpftop: out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
-		msg = exporter__take_error(a->exporter);
+		msg = exporter__take_error(app__exporter(a));
 		if (msg)
 			fprintf(stderr, "ebpftop: %s\n", msg);
 		batch_extras(a, &extra, &demo);
-		live_gate__refresh(gate, &a->snap, view, n);
+		live_gate__refresh(gate, app__snapshot(a), view, n);
 		if (o->bmf || o->quiet)
 			;	/* stdout is for the Bencher Metric Format at the end, or for nothing (-q) */
 		else if (o->json)
-			batch_print_json_x(stdout, &a->snap, view, n, &extra);
+			batch_print_json_x(stdout, app__snapshot(a), view, n, &extra);
 		else
-			batch_print_text_x(stdout, &a->snap, view, n, &extra);
+			batch_print_text_x(stdout, app__snapshot(a), view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
 			/*
 			 * The reader went away (EPIPE): that is how pipes end.
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 	struct ebpftop_opts opts;
 	char msg[256];
 	struct live_gate *gate = NULL;
-	struct app app;
+	struct app *app;
 	int action, err, status;
 
 	action = cli_parse(argc, argv, &opts, msg, sizeof(msg));
@@ -195,39 +195,34 @@ int main(int argc, char **argv)
 		return err == -EINVAL ? 2 : 1;
 	}
 	app_signals_init(opts.batch ? NULL : tui_emergency_restore);
-	err = app_init(&app, &opts, msg, sizeof(msg));
+	err = app__new(&app, &opts, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		exporter__free(exporter);
 		live_gate__free(gate);
 		return 1;
 	}
-	app.exporter = exporter;
+	app__set_exporter(app, exporter);
+	/* Batch exits; the TUI shows why in its profile pane and runs on. */
 	if (opts.profile_id &&
-	    app_profile_start(&app, opts.profile_id, msg, sizeof(msg))) {
-		/* Batch exits; the TUI shows why and runs on. */
-		if (opts.batch) {
-			fprintf(stderr, "ebpftop: %s\n", msg);
-			app_fini(&app);
-			exporter__free(exporter);
-			live_gate__free(gate);
-			return 1;
-		}
-		snprintf(app.prof_msg, sizeof(app.prof_msg), "%s", msg);
+	    app__profile_start(app, opts.profile_id, msg, sizeof(msg)) &&
+	    opts.batch) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		app__free(app);
+		exporter__free(exporter);
+		live_gate__free(gate);
+		return 1;
 	}
 	if (opts.hot_id &&
-	    app_hot_start(&app, opts.hot_id, msg, sizeof(msg))) {
-		/* Batch exits; the TUI shows why and runs on. */
-		if (opts.batch) {
-			fprintf(stderr, "ebpftop: %s\n", msg);
-			app_fini(&app);
-			live_gate__free(gate);
-			return 1;
-		}
-		snprintf(app.hot_msg, sizeof(app.hot_msg), "%s", msg);
+	    app__hot_start(app, opts.hot_id, msg, sizeof(msg)) && opts.batch) {
+		fprintf(stderr, "ebpftop: %s\n", msg);
+		app__free(app);
+		exporter__free(exporter);
+		live_gate__free(gate);
+		return 1;
 	}
-	err = opts.batch ? run_batch(&app, gate) : tui_run(&app);
-	app_fini(&app);
+	err = opts.batch ? run_batch(app, gate) : tui_run(app);
+	app__free(app);
 	exporter__free(exporter);
 	status = err ? 1 : 0;
 	if (gate && !err) {

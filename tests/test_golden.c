@@ -128,7 +128,8 @@ static void fill_snapshot(struct snapshot *snap, struct prog_row *rows,
 	memset(snap, 0, sizeof(*snap));
 	snap->time = first ? T0 - 1 : T0;
 	snap->interval_s = first ? (double)NAN : 1.0;
-	snap->stats = first ? STATS_ON_SYSTEM : STATS_ON_FD;
+	snap->stats_on = true;
+	snap->stats = first ? "on (system-wide)" : "on";
 	snap->kernel = "6.18.0-golden";
 	snap->ncpus = 4;
 	snap->nr_rows = NR;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The JSON writer, and batch output: the JSON Lines record of DESIGN §3
- * parsed back with json-c, and the text table.
+ * The JSON writer, and batch output: the JSON Lines record that ebpftop(8)
+ * describes, parsed back with json-c, and the text table.
  */
 #include "config.h"
 
@@ -302,7 +302,8 @@ static int batch_setup(void **state)
 	memset(&snap, 0, sizeof(snap));
 	snap.time = 1795240123.25;
 	snap.interval_s = 0.5;
-	snap.stats = STATS_ON_FD;
+	snap.stats_on = true;
+	snap.stats = "on";
 	snap.kernel = "6.18.0-test";
 	snap.ncpus = 2;
 	snap.nr_rows = 3;
@@ -471,7 +472,8 @@ static void test_batch_json_first_and_empty(void **state)
 
 	/* First refresh: no interval; stats off; no programs at all. */
 	first.interval_s = NAN;
-	first.stats = STATS_OFF;
+	first.stats_on = false;
+	first.stats = "off";
 	first.nr_rows = 0;
 	s = print_json(&first, NULL, 0);
 	o = json_tokener_parse(s);
@@ -487,11 +489,12 @@ static void test_batch_json_first_and_empty(void **state)
 	free(s);
 
 	/* Stats on by someone else, or by the sysctl: still true. */
-	first.stats = STATS_ON_SYSTEM;
+	first.stats_on = true;
+	first.stats = "on (system-wide)";
 	s = print_json(&first, NULL, 0);
 	assert_non_null(strstr(s, "\"stats_enabled\":true"));
 	free(s);
-	first.stats = STATS_ON_SYSCTL;
+	first.stats = "on (sysctl)";
 	s = print_json(&first, NULL, 0);
 	assert_non_null(strstr(s, "\"stats_enabled\":true"));
 	free(s);

@@ -2,8 +2,8 @@
 /*
  * Two ebpftop instances side by side (two users, a TUI and a script):
  * neither may count the other as the owner of every program, and together
- * they must not keep a program alive after its owner let it go (DESIGN §7:
- * nothing ebpftop holds outlives the need; a vanished program is normal).
+ * they must not keep a program alive after its owner let it go (nothing
+ * ebpftop holds outlives the need; a vanished program is normal).
  *
  * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
  */

@@ -187,7 +187,8 @@ static void make_snapshot(struct snapshot *s, struct prog_row rows[2],
 	rows[1].reg.baseline_ns = NAN;
 	s->rows = rows;
 	s->nr_rows = 2;
-	s->stats = STATS_ON_FD;
+	s->stats_on = true;
+	s->stats = "on";
 	s->seq = 9;
 	s->profile = prof;
 	if (prof) {
@@ -400,7 +401,8 @@ static void test_exposition_empty(void **state)
 	char *t;
 
 	memset(&s, 0, sizeof(s));
-	s.stats = STATS_OFF;
+	s.stats_on = false;
+	s.stats = "off";
 	t = render(&s, OM_FORMAT_OPENMETRICS);
 	check_structure(t, OM_FORMAT_OPENMETRICS);
 	assert_line(t, "ebpftop_bpf_stats_enabled 0");

@@ -2,9 +2,9 @@
 /*
  * Event encodings: every preset event under LIBPFM_FORCE_PMU=skl, icl,
  * spr and amd64_fam19h_zen4 against the configs Intel's and AMD's event
- * lists give (research/profiling.md §4, checked against libpfm4 4.13
- * itself), the raw table's fixes for what 4.13 gets wrong, --list-events,
- * and the CPU detection helpers. No PMU is needed.
+ * lists give (checked against libpfm4 4.13 itself), the raw table's
+ * fixes for what 4.13 gets wrong, --list-events, and the CPU detection
+ * helpers. No PMU is needed.
  *
  * libpfm4 reads LIBPFM_FORCE_PMU once per process, so each PMU is checked
  * in a child of its own; the child reports each mismatch on stderr.

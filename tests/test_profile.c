@@ -401,9 +401,9 @@ static void check_detach(struct testload *t, uint32_t func)
 		unsigned int flags = round ? PROFILER_NO_CALIBRATE : 0;
 		unsigned long n = round ? 50 : 100;
 
-		if (profiler__attach(t->ids[TL_XDP], &set, flags, &p, msg,
-				     sizeof(msg))) {
-			check_fail("profiler__attach: %s", msg);
+		if (profiler__new(&p, t->ids[TL_XDP], &set, flags, msg,
+				  sizeof(msg))) {
+			check_fail("profiler__new: %s", msg);
 			return;
 		}
 		profiler__own_ids(p, own);
@@ -421,7 +421,7 @@ static void check_detach(struct testload *t, uint32_t func)
 		CHECK(!profiler__read(p, &r) && r.runs == n,
 		      "round %d: runs %llu, want %lu", round,
 		      (unsigned long long)r.runs, n);
-		profiler__detach(p);
+		profiler__free(p);
 		CHECK(nothing_left(t->ids[TL_XDP], func, 5000),
 		      "round %d: detach left programs", round);
 		CHECK(!tu_prog_exists(own[0]) && !tu_prog_exists(own[1]),

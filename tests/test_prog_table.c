@@ -195,7 +195,7 @@ static void churn(bool stats_iter, bool prog_iter)
 	int sfd;
 
 	nprogs = 0;
-	t = prog_table__new(stats_iter, prog_iter, true);
+	assert_int_equal(prog_table__new(&t, stats_iter, prog_iter, true), 0);
 	assert_non_null(t);
 	if (stats_iter && prog_iter)
 		assert_int_equal(prog_table__mode(t), PROG_ENUM_STATS);

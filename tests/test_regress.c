@@ -64,7 +64,7 @@ static int setup(void **state)
 	struct fx *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	f->r = regress__new(NULL);
+	assert_int_equal(regress__new(&f->r, NULL), 0);
 	assert_non_null(f->r);
 	f->t = T0;
 	rng_state = 0x9e3779b97f4a7c15ull;
@@ -156,7 +156,7 @@ static void step_up_window(unsigned int window, double pct)
 
 	regress_params_default(&p);
 	p.window = window;
-	f.r = regress__new(&p);
+	assert_int_equal(regress__new(&f.r, &p), 0);
 	assert_non_null(f.r);
 	steady(&f, 100.0, 20);
 	start = f.t;
@@ -214,7 +214,7 @@ static void test_threshold(void **state)
 
 	regress_params_default(&p);
 	p.threshold_pct = 10.0;
-	f.r = regress__new(&p);
+	assert_int_equal(regress__new(&f.r, &p), 0);
 	steady(&f, 100.0, 20);
 	for (int i = 0; i < 3; i++)
 		g = step(&f, 115.0);
@@ -222,7 +222,7 @@ static void test_threshold(void **state)
 	regress__free(f.r);
 
 	p.threshold_pct = 50.0;
-	f.r = regress__new(&p);
+	assert_int_equal(regress__new(&f.r, &p), 0);
 	steady(&f, 100.0, 20);
 	steady(&f, 140.0, 20);
 	regress__free(f.r);
@@ -584,7 +584,7 @@ static void test_forget(void **state)
 
 	regress_params_default(&p);
 	p.keep_gone = 10;
-	f.r = regress__new(&p);
+	assert_int_equal(regress__new(&f.r, &p), 0);
 	for (int i = 0; i < 10; i++) {
 		regress__begin(f.r, f.t);
 		for (uint32_t id = 1; id <= 10000; id++) {
@@ -645,12 +645,12 @@ static void test_params_clamped(void **state)
 	regress_params_default(&p);
 	p.window = 0;
 	p.warmup = 1000;
-	r = regress__new(&p);
+	assert_int_equal(regress__new(&r, &p), 0);
 	assert_int_equal(regress__params(r)->window, REGRESS_WINDOW_MIN);
 	assert_int_equal(regress__params(r)->warmup, REGRESS_HIST);
 	regress__free(r);
 	p.window = 100000;
-	r = regress__new(&p);
+	assert_int_equal(regress__new(&r, &p), 0);
 	assert_int_equal(regress__params(r)->window, REGRESS_WINDOW_MAX);
 	regress__free(r);
 	regress__free(NULL);

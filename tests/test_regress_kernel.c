@@ -225,7 +225,7 @@ static bool rise_in_figures(const struct series *s, struct json_object *prog,
 	return true;
 }
 
-/* Exactly the four members of DESIGN.md 3, numbers, consistent. */
+/* Exactly the four members the man page lists, numbers, consistent. */
 static void check_regression(struct json_object *prog, double baseline,
 			     double t_from, double t_rec, double min_pct)
 {

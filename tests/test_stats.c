@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Run-time stats: ebpftop turns them on while it runs and nothing it turns
- * on outlives it (DESIGN §7), however it ends: normal exit, SIGTERM,
+ * on outlives it, however it ends: normal exit, SIGTERM,
  * SIGINT, and (for the BPF_ENABLE_STATS fd) SIGKILL. The sysctl path
  * (EBPFTOP_STATS_SYSCTL=1) restores what it changed and only that; stats
  * someone else turned on stay on; --no-stats leaves them off.

@@ -30,7 +30,7 @@ enum prof_metric {
 	PM__MAX,
 };
 
-/* Which Top-Down level-1 formula a CPU family gets (research §4). */
+/* Which Top-Down level-1 formula a CPU family gets (ebpftop(8), "Top-Down level 1"). */
 enum td_model {
 	TD_NONE,
 	TD_SKL,		/* Skylake-class, 4 wide: SKL/KBL/CFL, SKX/CLX */

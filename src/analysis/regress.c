@@ -317,12 +317,13 @@ static void take_over(struct regress *r, struct rstate *to,
 		e->id = to->id;
 }
 
-struct regress *regress__new(const struct regress_params *p)
+int regress__new(struct regress **out, const struct regress_params *p)
 {
 	struct regress *r = calloc(1, sizeof(*r));
 
+	*out = NULL;
 	if (!r)
-		return NULL;
+		return -ENOMEM;
 	if (p)
 		r->p = *p;
 	else
@@ -341,9 +342,10 @@ struct regress *regress__new(const struct regress_params *p)
 	r->by_key = calloc(r->key_buckets, sizeof(*r->by_key));
 	if (!r->by_id || !r->by_key) {
 		regress__free(r);
-		return NULL;
+		return -ENOMEM;
 	}
-	return r;
+	*out = r;
+	return 0;
 }
 
 void regress__free(struct regress *r)

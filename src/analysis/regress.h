@@ -70,8 +70,8 @@ struct regress_event {
 
 struct regress;
 
-/* NULL on ENOMEM. @p NULL: defaults. */
-struct regress *regress__new(const struct regress_params *p);
+/* 0 or -ENOMEM. @p NULL: defaults (out-of-range values are clamped). */
+int regress__new(struct regress **out, const struct regress_params *p);
 void regress__free(struct regress *r);
 
 /* Start a refresh sampled at unix time @now. */

@@ -22,25 +22,12 @@ struct prog_row {
 	const struct prog_insights *ins; /* read once per program; NULL if not */
 };
 
-/* Whether run-time stats are on, and who turned them on. */
-enum stats_state {
-	STATS_OFF,
-	STATS_ON_FD,		/* ebpftop holds a BPF_ENABLE_STATS fd */
-	STATS_ON_SYSCTL,	/* ebpftop set kernel.bpf_stats_enabled */
-	STATS_ON_SYSTEM,	/* already on system-wide before ebpftop */
-};
-
-const char *stats_state_str(enum stats_state s);
-static inline bool stats_state_on(enum stats_state s)
-{
-	return s != STATS_OFF;
-}
-
 /* Everything a presenter needs for one refresh. */
 struct snapshot {
 	double time;			/* unix time of the sample, seconds */
 	double interval_s;		/* since the previous sample, NAN first */
-	enum stats_state stats;
+	bool stats_on;			/* run-time stats were on at the sample */
+	const char *stats;		/* and how: "on", "on (sysctl)", "off", ... */
 	const char *kernel;		/* uname release */
 	unsigned int ncpus;		/* online CPUs */
 	size_t nr_rows;

@@ -161,16 +161,17 @@ fail:
 	return err;
 }
 
-struct pid_scan *pid_scan__new(bool try_iter)
+int pid_scan__new(struct pid_scan **out, bool try_iter)
 {
 	struct pid_scan *p = calloc(1, sizeof(*p));
 
+	*out = p;
 	if (!p)
-		return NULL;
+		return -ENOMEM;
 	p->link_fd = -1;
 	if (try_iter)
 		iter_open(p);
-	return p;
+	return 0;
 }
 
 void pid_scan__free(struct pid_scan *p)
@@ -182,11 +183,6 @@ void pid_scan__free(struct pid_scan *p)
 	pid_iter_bpf__destroy(p->skel);
 	free(p->refs);
 	free(p);
-}
-
-bool pid_scan__uses_iter(const struct pid_scan *p)
-{
-	return p->skel != NULL;
 }
 
 uint32_t pid_scan__own_prog_id(const struct pid_scan *p)

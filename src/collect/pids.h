@@ -21,9 +21,8 @@ struct pid_scan;
  * With @try_iter, use the BPF iterator; fall back to /proc/<pid>/fdinfo
  * when it cannot load (or without @try_iter).
  */
-struct pid_scan *pid_scan__new(bool try_iter);
+int pid_scan__new(struct pid_scan **out, bool try_iter);
 void pid_scan__free(struct pid_scan *p);
-bool pid_scan__uses_iter(const struct pid_scan *p);
 /* The iterator's program id, to leave out of the table (0 if none). */
 uint32_t pid_scan__own_prog_id(const struct pid_scan *p);
 

@@ -131,13 +131,15 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
-				   bool pid_iter)
+int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
+		    bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
+	int err;
 
+	*out = NULL;
 	if (!t)
-		return NULL;
+		return -ENOMEM;
 	if (prog_iter && stats_iter && !prog_stats_iter__open(&t->stats)) {
 		t->mode = PROG_ENUM_STATS;
 		t->own_ids[0] = prog_stats_iter__prog_id(t->stats);
@@ -146,13 +148,19 @@ struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
 		t->mode = prog_iter && !iter_open(t) ? PROG_ENUM_ITER :
 						       PROG_ENUM_IDS;
 	}
-	t->pids = pid_scan__new(pid_iter);
-	if (!t->pids) {
+	err = pid_scan__new(&t->pids, pid_iter);
+	if (err) {
 		prog_table__free(t);
-		return NULL;
+		return err;
 	}
 	t->own_ids[1] = pid_scan__own_prog_id(t->pids);
-	return t;
+	*out = t;
+	return 0;
+}
+
+enum prog_enum_mode prog_table__mode(const struct prog_table *t)
+{
+	return t->mode;
 }
 
 void prog_table__free(struct prog_table *t)
@@ -739,14 +747,4 @@ uint64_t prog_table__time_ns(const struct prog_table *t)
 uint64_t prog_table__prev_time_ns(const struct prog_table *t)
 {
 	return t->prev_time_ns;
-}
-
-enum prog_enum_mode prog_table__mode(const struct prog_table *t)
-{
-	return t->mode;
-}
-
-bool prog_table__pids_from_iter(const struct prog_table *t)
-{
-	return pid_scan__uses_iter(t->pids);
 }

@@ -23,9 +23,11 @@ enum prog_enum_mode {
  * that way): without @stats_iter, one BPF_OBJ_GET_INFO_BY_FD per program
  * and refresh; without @prog_iter, no iterator lists programs either.
  */
-struct prog_table *prog_table__new(bool stats_iter, bool prog_iter,
-				   bool pid_iter);
+int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
+		    bool pid_iter);
 void prog_table__free(struct prog_table *t);
+/* How the table lists programs (which iterators loaded). */
+enum prog_enum_mode prog_table__mode(const struct prog_table *t);
 
 /*
  * Take a new sample of every loaded program. Returns 0 or a negative errno
@@ -45,9 +47,6 @@ const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i);
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);
-enum prog_enum_mode prog_table__mode(const struct prog_table *t);
-/* Whether owner pids came from the BPF iterator (true) or /proc (false). */
-bool prog_table__pids_from_iter(const struct prog_table *t);
 
 /* Detail of one program, fetched on demand for the details pane. */
 struct prog_map_ref {

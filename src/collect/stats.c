@@ -146,3 +146,18 @@ int stats_ctl__toggle(struct stats_ctl *c)
 	stats_off(c);
 	return 0;
 }
+
+const char *stats_state_str(enum stats_state s)
+{
+	switch (s) {
+	case STATS_ON_FD:
+		return "on";
+	case STATS_ON_SYSCTL:
+		return "on (sysctl)";
+	case STATS_ON_SYSTEM:
+		return "on (system-wide)";
+	case STATS_OFF:
+	default:
+		return "off";
+	}
+}

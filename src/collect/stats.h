@@ -4,9 +4,22 @@
 
 #include <stdbool.h>
 
-#include "analysis/snapshot.h"
-
 #define STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
+
+/* Whether run-time stats are on, and who turned them on. */
+enum stats_state {
+	STATS_OFF,
+	STATS_ON_FD,		/* ebpftop holds a BPF_ENABLE_STATS fd */
+	STATS_ON_SYSCTL,	/* ebpftop set kernel.bpf_stats_enabled */
+	STATS_ON_SYSTEM,	/* already on system-wide before ebpftop */
+};
+
+/* "on", "on (sysctl)", "on (system-wide)" or "off". */
+const char *stats_state_str(enum stats_state s);
+static inline bool stats_state_on(enum stats_state s)
+{
+	return s != STATS_OFF;
+}
 
 struct stats_ctl;
 

@@ -72,7 +72,6 @@ struct demo {
 	char msg[256];
 
 	atomic_bool stop;
-	atomic_uint_fast64_t sent;	/* packets the socket took */
 };
 
 static const char *const class_names[DEMO__CLASSES] = {
@@ -240,7 +239,6 @@ static void generate(struct demo *d)
 			r = sendmmsg(d->sock, msgs, n, 0);
 			if (r < 0)
 				r = 0;
-			atomic_fetch_add(&d->sent, (uint64_t)r);
 			/* What could not go now is skipped, not resent. */
 			seq += n;
 			done += n;
@@ -298,7 +296,7 @@ static int load_classifier(struct demo *d, char *msg, size_t msglen)
 	return 0;
 }
 
-int demo__start(struct demo **out, const struct demo_params *p, char *msg,
+int demo__new(struct demo **out, const struct demo_params *p, char *msg,
 		size_t msglen)
 {
 	sigset_t all, old;
@@ -359,11 +357,11 @@ int demo__start(struct demo **out, const struct demo_params *p, char *msg,
 	*out = d;
 	return 0;
 fail:
-	demo__stop(d);
+	demo__free(d);
 	return err;
 }
 
-void demo__stop(struct demo *d)
+void demo__free(struct demo *d)
 {
 	if (!d)
 		return;
@@ -430,9 +428,4 @@ int demo__counts(struct demo *d, uint64_t counts[DEMO__CLASSES])
 			counts[k] += d->values[c];
 	}
 	return 0;
-}
-
-uint64_t demo__packets_sent(const struct demo *d)
-{
-	return d ? atomic_load(&d->sent) : 0;
 }

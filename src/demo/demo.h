@@ -36,10 +36,10 @@ const char *demo_class_name(enum demo_class c);
  * Build the workload and start the traffic. Returns 0 or a negative errno,
  * with a one-line explanation in @msg.
  */
-int demo__start(struct demo **out, const struct demo_params *p, char *msg,
+int demo__new(struct demo **out, const struct demo_params *p, char *msg,
 		size_t msglen);
 /* Stop the traffic and tear everything down (also safe on NULL). */
-void demo__stop(struct demo *d);
+void demo__free(struct demo *d);
 
 /* Land (true) or revert (false) the regression. 0 or -errno. */
 int demo__set_regressed(struct demo *d, bool on);
@@ -51,8 +51,5 @@ void demo__tick(struct demo *d);
 uint32_t demo__prog_id(const struct demo *d);
 /* Packets per class since the start, summed over CPUs. 0 or -errno. */
 int demo__counts(struct demo *d, uint64_t counts[DEMO__CLASSES]);
-
-/* Packets the generator has sent since the start (0 on NULL). */
-uint64_t demo__packets_sent(const struct demo *d);
 
 #endif

@@ -27,7 +27,7 @@ static void globals(struct om_writer *w, const struct snapshot *snap,
 		  "1 while the kernel counts BPF program runs and run time, 0 while it does not (the run counters then stand still)",
 		  true);
 	om_sample(w);
-	om_value_u64(w, stats_state_on(snap->stats) ? 1 : 0);
+	om_value_u64(w, snap->stats_on ? 1 : 0);
 
 	om_family(w, "ebpftop_programs", OM_GAUGE, NULL,
 		  "BPF programs loaded at the latest refresh", true);

@@ -166,7 +166,7 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fmt_pct(share, sizeof(share), snapshot_total_share(snap), "-");
 	fprintf(f, "ebpftop %s  kernel %s  stats %s  programs %zu  bpf cpu %s%s of %u cpus\n",
-		when, snap->kernel, stats_state_str(snap->stats), snap->nr_rows,
+		when, snap->kernel, snap->stats ? snap->stats : "off", snap->nr_rows,
 		share, strcmp(share, "-") ? "%" : "", snap->ncpus);
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
@@ -221,7 +221,7 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_begin_object(&w);
 	jw_double_field(&w, "time", snap->time);
 	jw_double_field(&w, "interval_s", snap->interval_s);
-	jw_bool_field(&w, "stats_enabled", stats_state_on(snap->stats));
+	jw_bool_field(&w, "stats_enabled", snap->stats_on);
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)

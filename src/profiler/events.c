@@ -152,11 +152,6 @@ static const struct preset presets[] = {
 
 #define NR_PRESETS (sizeof(presets) / sizeof(presets[0]))
 
-const char *events_preset_names(void)
-{
-	return "default, topdown, cache, tlb, sw";
-}
-
 /* ---- the raw table ----------------------------------------------------------- */
 
 #define F(x) (1u << (x))

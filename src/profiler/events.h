@@ -55,7 +55,6 @@ int events_init(char *msg, size_t len);
 
 /* The core PMU libpfm4 encodes for ("perf" when it found none). */
 const char *events_pmu_name(void);
-enum pmu_family events_family(void);
 
 /*
  * Resolve a comma-separated list of presets, named events and libpfm4
@@ -72,9 +71,6 @@ int events_parse(const char *list, struct event_set *set, char *msg,
  * Returns 0, or a negative errno when libpfm4 cannot start.
  */
 int events_list(FILE *f, char *msg, size_t len);
-
-/* The preset names, for help texts: "default, topdown, cache, tlb, sw". */
-const char *events_preset_names(void);
 
 /* Pure helpers, exported for the tests. */
 enum pmu_family events_family_of(const char *pmu_name);

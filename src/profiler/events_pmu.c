@@ -154,7 +154,3 @@ const char *events_pmu_name(void)
 	return events_pfm.done && !events_pfm.err ? events_pfm.pmu : "perf";
 }
 
-enum pmu_family events_family(void)
-{
-	return events_pfm.done && !events_pfm.err ? events_pfm.fam : FAM_GENERIC;
-}

@@ -393,15 +393,15 @@ static void calibrate(struct profiler *p)
 	for (size_t i = 0; i < r.nr_events && i < PROFILE_MAX_EVENTS; i++)
 		p->baseline[i] = r.ev[i].per_run;
 out:
-	profiler__detach(c);
+	profiler__free(c);
 	close(fd);
 }
 
 /* ---- the interface ----------------------------------------------------------------- */
 
-int profiler__attach(uint32_t prog_id, const struct event_set *ev,
-		     unsigned int flags, struct profiler **out, char *msg,
-		     size_t len)
+int profiler__new(struct profiler **out, uint32_t prog_id,
+		  const struct event_set *ev, unsigned int flags, char *msg,
+		  size_t len)
 {
 	libbpf_print_fn_t old;
 	struct profiler *p;
@@ -444,7 +444,7 @@ int profiler__attach(uint32_t prog_id, const struct event_set *ev,
 err:
 	if (tgt_fd >= 0)
 		close(tgt_fd);
-	profiler__detach(p);
+	profiler__free(p);
 	libbpf_set_print(old);
 	return err;
 }
@@ -499,7 +499,7 @@ out:
 	return err;
 }
 
-void profiler__detach(struct profiler *p)
+void profiler__free(struct profiler *p)
 {
 	if (!p)
 		return;
@@ -513,11 +513,6 @@ void profiler__detach(struct profiler *p)
 		free(p->pfd);
 	}
 	free(p);
-}
-
-uint32_t profiler__prog_id(const struct profiler *p)
-{
-	return p->id;
 }
 
 void profiler__own_ids(const struct profiler *p, uint32_t ids[2])

@@ -26,18 +26,15 @@ enum profiler_flags {
  * program of the same type, open the counters and attach. Returns 0, or a
  * negative errno with the reason, ready to show, in @msg.
  */
-int profiler__attach(uint32_t prog_id, const struct event_set *ev,
-		     unsigned int flags, struct profiler **out, char *msg,
-		     size_t len);
+int profiler__new(struct profiler **out, uint32_t prog_id,
+		  const struct event_set *ev, unsigned int flags, char *msg,
+		  size_t len);
 
 /* Everything measured since attach. 0 or -errno. */
 int profiler__read(struct profiler *p, struct profile_report *r);
 
 /* Detach and free; nothing of the profiler stays loaded. NULL is fine. */
-void profiler__detach(struct profiler *p);
-
-/* The profiled program's id. */
-uint32_t profiler__prog_id(const struct profiler *p);
+void profiler__free(struct profiler *p);
 
 /* Ids of the profiler's own fentry and fexit programs (for tests). */
 void profiler__own_ids(const struct profiler *p, uint32_t ids[2]);

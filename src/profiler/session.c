@@ -20,7 +20,7 @@ struct prof_session {
 	uint64_t last_runs;	/* runs at the previous update */
 };
 
-int prof_session_start(struct prof_session **out, uint32_t id,
+int prof_session__new(struct prof_session **out, uint32_t id,
 		       const char *events, char *msg, size_t len)
 {
 	struct prof_session *ps;
@@ -40,7 +40,7 @@ int prof_session_start(struct prof_session **out, uint32_t id,
 		snprintf(msg, len, "cannot profile program %u: out of memory", id);
 		return -ENOMEM;
 	}
-	err = profiler__attach(id, &ev, 0, &ps->p, why, sizeof(why));
+	err = profiler__new(&ps->p, id, &ev, 0, why, sizeof(why));
 	if (err) {
 		snprintf(msg, len, "cannot profile program %u: %s", id, why);
 		free(ps);
@@ -52,14 +52,14 @@ int prof_session_start(struct prof_session **out, uint32_t id,
 	if (err) {
 		snprintf(msg, len, "cannot read the counters of program %u: %s",
 			 id, strerror(-err));
-		prof_session_stop(ps);
+		prof_session__free(ps);
 		return err;
 	}
 	*out = ps;
 	return 0;
 }
 
-int prof_session_update(struct prof_session *ps, const struct prog_sample *s,
+int prof_session__update(struct prof_session *ps, const struct prog_sample *s,
 			char *msg, size_t len)
 {
 	uint64_t prev = ps->last_runs;
@@ -93,20 +93,20 @@ int prof_session_update(struct prof_session *ps, const struct prog_sample *s,
 	return 0;
 }
 
-const struct profile_report *prof_session_report(const struct prof_session *ps)
+const struct profile_report *prof_session__report(const struct prof_session *ps)
 {
 	return &ps->rep;
 }
 
-uint32_t prof_session_id(const struct prof_session *ps)
+uint32_t prof_session__id(const struct prof_session *ps)
 {
 	return ps->id;
 }
 
-void prof_session_stop(struct prof_session *ps)
+void prof_session__free(struct prof_session *ps)
 {
 	if (!ps)
 		return;
-	profiler__detach(ps->p);
+	profiler__free(ps->p);
 	free(ps);
 }

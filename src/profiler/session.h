@@ -18,7 +18,7 @@ struct prof_session;
  * Profile program @id with the events in @events (NULL: the default
  * preset). 0, or a negative errno with the reason in @msg.
  */
-int prof_session_start(struct prof_session **out, uint32_t id,
+int prof_session__new(struct prof_session **out, uint32_t id,
 		       const char *events, char *msg, size_t len);
 
 /*
@@ -27,14 +27,14 @@ int prof_session_start(struct prof_session **out, uint32_t id,
  * the session ended (the reason is in @msg: the caller stops it), or a
  * negative errno when the counters could not be read.
  */
-int prof_session_update(struct prof_session *ps, const struct prog_sample *s,
+int prof_session__update(struct prof_session *ps, const struct prog_sample *s,
 			char *msg, size_t len);
 
 /* The latest report (zero runs before the first update). */
-const struct profile_report *prof_session_report(const struct prof_session *ps);
-uint32_t prof_session_id(const struct prof_session *ps);
+const struct profile_report *prof_session__report(const struct prof_session *ps);
+uint32_t prof_session__id(const struct prof_session *ps);
 
 /* Detach and free (NULL is fine). */
-void prof_session_stop(struct prof_session *ps);
+void prof_session__free(struct prof_session *ps);
 
 #endif

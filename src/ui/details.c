@@ -114,7 +114,7 @@ static void draw_details_regress(struct entries *p, const struct tui_state *t,
 				 const struct prog_row *row)
 {
 	const struct prog_regression *g = &row->reg;
-	const struct regress *r = t->app->regress;
+	const struct regress *r = app__regress(t->app);
 	char buf[2048], chg[32], when[16], span[256];
 	size_t off = 0, n = r ? regress__nr_events(r) : 0;
 
@@ -161,8 +161,8 @@ static void draw_details_insights(struct entries *p, const struct tui_state *t,
 	for (size_t i = 0; i < n; i++)
 		pane_line(p, l[i].label, "%s", l[i].text);
 	if (p->end - p->y >= GRAPH_PANE_MIN_H)
-		p->y += graph_pane_draw(t->app->history, row->s->id,
-					t->app->snap.time,
+		p->y += graph_pane_draw(app__history(t->app), row->s->id,
+					app__snapshot(t->app)->time,
 					graph_window_s[t->graph_window %
 						       GRAPH_WINDOWS],
 					row->reg.baseline_ns, t->utf8, p->y, 1,

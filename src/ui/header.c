@@ -16,7 +16,7 @@
 
 void header_draw(const struct tui_state *t, int y)
 {
-	const struct snapshot *s = &t->app->snap;
+	const struct snapshot *s = app__snapshot(t->app);
 	char line[CELL_MAX], pct[32];
 
 	if (y < 0)
@@ -99,7 +99,7 @@ void banner_draw(const struct tui_state *t, int y)
 /* The demo's class counters and its switch. */
 void demo_line_draw(const struct tui_state *t, int y)
 {
-	struct demo *d = t->app->demo;
+	struct demo *d = app__demo(t->app);
 	char line[CELL_MAX];
 	size_t off;
 

@@ -22,13 +22,13 @@
 /* Title, a note, column heads, the lines, the subprograms; or the message. */
 int hot_pane_want(const struct app *a)
 {
-	const struct hot_report *r = a->snap.hot;
+	const struct hot_report *r = app__snapshot(a)->hot;
 	int n;
 
 	if (!r)
-		return a->hot_msg[0] ? 3 : 0;
+		return app__hot_msg(a)[0] ? 3 : 0;
 	n = 2 + (r->nr_lines < WANT_LINES ? (int)r->nr_lines : WANT_LINES);
-	if (r->samples_in_prog < HOT_FEW_SAMPLES || a->hot_msg[0])
+	if (r->samples_in_prog < HOT_FEW_SAMPLES || app__hot_msg(a)[0])
 		n++;
 	if (r->nr_subprogs > 1 || !r->has_line_info)
 		n++;
@@ -83,7 +83,7 @@ static void draw_subprogs(const struct hot_report *r, int y, const char *ell)
 
 void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
-	const struct hot_report *r = a->snap.hot;
+	const struct hot_report *r = app__snapshot(a)->hot;
 	const char *ell = draw_ellipsis(utf8);
 	char line[LINE_MAX_W], lost[48] = "";
 	int end = y + h;
@@ -96,7 +96,7 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 		/* Refused, or ended: say why until a closes it. */
 		draw_line(y++, 1, color(ROLE_DETAILS_TITLE), "hot lines (a closes)",
 			  ell);
-		draw_wrapped(y, end, 1, COLS - 2, color(ROLE_MESSAGE), a->hot_msg,
+		draw_wrapped(y, end, 1, COLS - 2, color(ROLE_MESSAGE), app__hot_msg(a),
 			     ell);
 		return;
 	}
@@ -110,8 +110,8 @@ void hot_pane_draw(const struct app *a, int y, int h, bool utf8)
 		 r->cumulative ? "cumulative" : "last", r->window_s,
 		 r->overhead_pct, lost);
 	draw_line(y++, 1, color(ROLE_DETAILS_TITLE), line, ell);
-	if (y < end && a->hot_msg[0])
-		draw_line(y++, 1, color(ROLE_MESSAGE), a->hot_msg, ell);
+	if (y < end && app__hot_msg(a)[0])
+		draw_line(y++, 1, color(ROLE_MESSAGE), app__hot_msg(a), ell);
 	else if (y < end && r->samples_in_prog < HOT_FEW_SAMPLES)
 		draw_line(y++, 1, color(ROLE_MESSAGE),
 			  "fewer than 200 samples in the program: shares are rough until more come in",

@@ -45,7 +45,7 @@ void keybar_draw(const struct tui_state *t, int y)
 
 		if (!label)
 			continue;
-		if (b->action == ACT_DEMO_REGRESS && !t->app->demo)
+		if (b->action == ACT_DEMO_REGRESS && !app__demo(t->app))
 			continue;
 		/* Neighbours with one label share an entry: "<>Sort". */
 		while (i < keymap_len) {

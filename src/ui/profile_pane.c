@@ -21,8 +21,8 @@ static int msg_width(void)
 
 int profile_pane_want(const struct app *a)
 {
-	const struct profile_report *r = a->snap.profile;
-	const char *p = a->prof_msg;
+	const struct profile_report *r = app__snapshot(a)->profile;
+	const char *p = app__profile_msg(a);
 	int n = 1;
 
 	/* Title, column heads, the events, summary lines. */
@@ -123,7 +123,7 @@ static void draw_summary(const struct profile_report *r, int y, int end,
 
 void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 {
-	const struct profile_report *r = a->snap.profile;
+	const struct profile_report *r = app__snapshot(a)->profile;
 	const char *ell = draw_ellipsis(utf8);
 	char line[CELL_MAX], c1[32], c2[32], c3[32];
 	int end = y + h;
@@ -133,7 +133,7 @@ void profile_pane_draw(const struct app *a, int y, int h, bool utf8)
 	draw_fill(y, 0, COLS, color(ROLE_DETAILS_TITLE));
 	if (!r) {
 		/* Refused, or ended: say why until p closes it. */
-		const char *p = a->prof_msg;
+		const char *p = app__profile_msg(a);
 
 		draw_line(y++, 1, color(ROLE_DETAILS_TITLE),
 			  "profile (p closes)", ell);

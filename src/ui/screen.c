@@ -26,7 +26,7 @@ static void screen_want(const struct tui_state *t, struct screen_want *w)
 		.lines = LINES,
 		.details = t->details,
 		.banner = flagged > 0,
-		.demo = t->app->demo != NULL,
+		.demo = app__demo(t->app) != NULL,
 	};
 	w->pane_h[PANE_PROFILE] = profile_pane_want(t->app);
 	w->pane_h[PANE_HOT] = hot_pane_want(t->app);

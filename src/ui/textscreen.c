@@ -204,7 +204,7 @@ static void log_line(const struct text_screen *ts, size_t i, int y)
 
 void log_draw(const struct tui_state *t)
 {
-	const struct regress *r = t->app->regress;
+	const struct regress *r = app__regress(t->app);
 	size_t n = r ? regress__nr_events(r) : 0;
 	struct text_screen ts = {
 		/* Title, settings (with a detector), blank, column titles. */

@@ -65,7 +65,7 @@ static void set_msg(struct tui_state *t, const char *fmt, ...)
 /* Filter and sort the snapshot's rows; the selection follows its program. */
 static void rebuild_view(struct tui_state *t)
 {
-	if (rows_view(&t->app->snap, t->filter, t->sort, &t->view,
+	if (rows_view(app__snapshot(t->app), t->filter, t->sort, &t->view,
 		      &t->view_cap, &t->nview)) {
 		set_msg(t, "out of memory: showing nothing");
 		return;
@@ -78,17 +78,14 @@ static void rebuild_view(struct tui_state *t)
 
 static void sample(struct tui_state *t)
 {
-	int err = app_sample(t->app);
+	int err = app__sample(t->app);
 
-	if (err) {
+	if (err)
 		set_msg(t, "cannot sample BPF programs: %s", strerror(-err));
-		t->stats = app_stats_state(t->app);
-	} else {
-		t->stats = t->app->snap.stats;
-	}
+	t->stats = app__stats_state(t->app);
 	/* The demo's counters, once per refresh rather than per redraw. */
-	if (t->app->demo)
-		t->demo_ok = !demo__counts(t->app->demo, t->demo_counts);
+	if (app__demo(t->app))
+		t->demo_ok = !demo__counts(app__demo(t->app), t->demo_counts);
 	rebuild_view(t);
 }
 
@@ -97,12 +94,12 @@ static void update_details(struct tui_state *t)
 {
 	if (!t->details || !t->nview)
 		return;
-	if (t->detail_id == t->sel_id && t->detail_seq == t->app->snap.seq)
+	if (t->detail_id == t->sel_id && t->detail_seq == app__snapshot(t->app)->seq)
 		return;
 	app_prog_detail_free(&t->detail);
 	t->detail_err = app_prog_detail(t->sel_id, &t->detail);
 	t->detail_id = t->sel_id;
-	t->detail_seq = t->app->snap.seq;
+	t->detail_seq = app__snapshot(t->app)->seq;
 }
 
 static void move_sel(struct tui_state *t, long delta)
@@ -122,9 +119,9 @@ static void move_sel(struct tui_state *t, long delta)
 static void toggle_stats(struct tui_state *t)
 {
 	bool was_on = stats_state_on(t->stats);
-	int err = app_toggle_stats(t->app);
+	int err = app__toggle_stats(t->app);
 
-	t->stats = app_stats_state(t->app);
+	t->stats = app__stats_state(t->app);
 	if (err == -EBUSY)
 		set_msg(t, "stats are on system-wide (kernel.bpf_stats_enabled=1): not turning them off");
 	else if (err)
@@ -196,13 +193,13 @@ static enum reaction act_profile(struct tui_state *t)
 	struct app *a = t->app;
 	char msg[256];
 
-	if (app_profiling(a)) {
-		app_profile_stop(a);
+	if (app__profiling(a)) {
+		app__profile_stop(a);
 		set_msg(t, "profiling stopped: nothing of it stays attached");
 		return REACT_NONE;
 	}
-	if (a->prof_msg[0]) {
-		a->prof_msg[0] = '\0';
+	if (app__profile_msg(a)[0]) {
+		app__profile_msg_clear(a);
 		return REACT_NONE;
 	}
 	if (!t->nview) {
@@ -211,8 +208,8 @@ static enum reaction act_profile(struct tui_state *t)
 	}
 	set_msg(t, "attaching the profiler to program %u...", t->sel_id);
 	screen_draw(t);
-	if (app_profile_start(a, t->sel_id, msg, sizeof(msg))) {
-		snprintf(a->prof_msg, sizeof(a->prof_msg), "%s", msg);
+	/* A refusal stays in the profile pane too (app__profile_msg()). */
+	if (app__profile_start(a, t->sel_id, msg, sizeof(msg))) {
 		set_msg(t, "%s", msg);
 	} else {
 		set_msg(t, "profiling program %u (p stops)", t->sel_id);
@@ -231,14 +228,14 @@ static enum reaction act_hot(struct tui_state *t)
 	char msg[256];
 	int err;
 
-	if (app_hot_active(a)) {
-		app_hot_stop(a);
-		a->hot_msg[0] = '\0';
+	if (app__hot_active(a)) {
+		app__hot_stop(a);
+		app__hot_msg_clear(a);
 		set_msg(t, "hot lines stopped: every sampling event is closed");
 		return REACT_NONE;
 	}
-	if (a->hot_msg[0]) {
-		a->hot_msg[0] = '\0';
+	if (app__hot_msg(a)[0]) {
+		app__hot_msg_clear(a);
 		return REACT_NONE;
 	}
 	if (!t->nview) {
@@ -247,9 +244,9 @@ static enum reaction act_hot(struct tui_state *t)
 	}
 	t->hot_source_order = false;
 	t->hot_cumulative = false;
-	err = app_hot_start(a, t->sel_id, msg, sizeof(msg));
+	err = app__hot_start(a, t->sel_id, msg, sizeof(msg));
+	/* A refusal stays in the hot-lines pane too (app__hot_msg()). */
 	if (err) {
-		snprintf(a->hot_msg, sizeof(a->hot_msg), "%s", msg);
 		set_msg(t, "%s", msg);
 	} else {
 		set_msg(t, "sampling program %u: hot lines fill in within seconds (a stops)",
@@ -262,12 +259,12 @@ static enum reaction act_hot_order(struct tui_state *t)
 {
 	struct app *a = t->app;
 
-	if (!app_hot_active(a)) {
+	if (!app__hot_active(a)) {
 		set_msg(t, "o orders hot lines: open them first with a");
 		return REACT_NONE;
 	}
 	t->hot_source_order = !t->hot_source_order;
-	app_hot_set_order(a, t->hot_source_order);
+	app__hot_set_order(a, t->hot_source_order);
 	set_msg(t, "hot lines %s", t->hot_source_order ? "in source order" :
 							 "hottest first");
 	return REACT_NONE;
@@ -277,12 +274,12 @@ static enum reaction act_hot_window(struct tui_state *t)
 {
 	struct app *a = t->app;
 
-	if (!app_hot_active(a)) {
+	if (!app__hot_active(a)) {
 		set_msg(t, "w switches the hot-lines window: open them first with a");
 		return REACT_NONE;
 	}
 	t->hot_cumulative = !t->hot_cumulative;
-	app_hot_set_window(a, t->hot_cumulative);
+	app__hot_set_window(a, t->hot_cumulative);
 	set_msg(t, "hot lines: %s", t->hot_cumulative ? "cumulative since a" :
 							"the last 5 s");
 	return REACT_NONE;
@@ -330,7 +327,7 @@ static enum reaction act_log(struct tui_state *t)
 /* R: "deploy the bad build", or roll it back (demo only). */
 static enum reaction act_demo_regress(struct tui_state *t)
 {
-	struct demo *d = t->app->demo;
+	struct demo *d = app__demo(t->app);
 	bool on;
 	int err;
 
@@ -583,7 +580,7 @@ static void term_stop(SCREEN *scr)
 
 static int run_loop(struct tui_state *t)
 {
-	const struct ebpftop_opts *o = t->app->opts;
+	const struct ebpftop_opts *o = app__opts(t->app);
 	unsigned long long delay = (unsigned long long)(o->delay_s * 1e9);
 	unsigned long long next = mono_now_ns();
 	unsigned long refreshes = 0;
@@ -636,7 +633,7 @@ static int run_loop(struct tui_state *t)
 
 int tui_run(struct app *a)
 {
-	struct tui_state t = { .app = a, .sort = a->opts->sort };
+	struct tui_state t = { .app = a, .sort = app__opts(a)->sort };
 	char msg[256];
 	SCREEN *scr;
 	int err;
@@ -645,13 +642,13 @@ int tui_run(struct app *a)
 		fprintf(stderr, "ebpftop: the full-screen view needs a terminal: use -b for text output\n");
 		return -ENOTTY;
 	}
-	if (a->opts->filter)
-		snprintf(t.filter, sizeof(t.filter), "%s", a->opts->filter);
+	if (app__opts(a)->filter)
+		snprintf(t.filter, sizeof(t.filter), "%s", app__opts(a)->filter);
 	setlocale(LC_ALL, "");
 	/* Numbers read the same as in batch output, whatever the locale. */
 	setlocale(LC_NUMERIC, "C");
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	t.stats = app_stats_state(a);
+	t.stats = app__stats_state(a);
 	err = term_start(&scr, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);

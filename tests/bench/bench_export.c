@@ -47,7 +47,7 @@ static void bench(size_t n)
 	double build[ROUNDS], total[ROUNDS];
 	size_t len_text = 0, len_om = 0;
 	struct om_writer w;
-	struct snapshot snap = { .stats = STATS_ON_FD, .seq = 1 };
+	struct snapshot snap = { .stats_on = true, .stats = "on", .seq = 1 };
 
 	if (!s || !own || !rows) {
 		fprintf(stderr, "out of memory\n");

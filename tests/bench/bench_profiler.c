@@ -69,7 +69,7 @@ static int with_profiler(int fd, uint32_t id, const char *list, double base,
 	if (set.n != want)
 		fprintf(stderr, "bench_profiler: note: '%s' is %zu events\n",
 			list, set.n);
-	if (profiler__attach(id, &set, 0, &p, msg, sizeof(msg))) {
+	if (profiler__new(&p, id, &set, 0, msg, sizeof(msg))) {
 		fprintf(stderr, "bench_profiler: %s\n", msg);
 		return -EPERM;
 	}
@@ -81,7 +81,7 @@ static int with_profiler(int fd, uint32_t id, const char *list, double base,
 		 list, r.overhead_ns_per_run, (unsigned long long)r.runs,
 		 (unsigned long long)r.partial_runs);
 	row(what, ns, base, extra);
-	profiler__detach(p);
+	profiler__free(p);
 	return 0;
 }
 
