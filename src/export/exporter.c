@@ -2,7 +2,8 @@
 /* The exporter: builds each refresh's exposition once, publishes it, writes --prom-file. */
 #include "config.h"
 
-#include "export/exporter_impl.h"
+#include "export/exporter.h"
+#include "export/http.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +17,6 @@
 #include <unistd.h>
 
 #include "export/metrics.h"
-
-void exporter_blob_put(struct blob *b)
-{
-	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
-		free(b->data);
-		free(b);
-	}
-}
 
 static void set_error(struct exporter *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -18,13 +18,6 @@
 
 struct exporter;
 
-/* HTTP limits (see ebpftop(8), EXPORT). */
-#define EXPORT_HTTP_MAX_CONNECTIONS 64
-#define EXPORT_HTTP_BACKLOG 1024	/* connections waiting for a slot */
-#define EXPORT_HTTP_MAX_REQUEST 16384	/* bytes of request line and headers */
-#define EXPORT_HTTP_IDLE_TIMEOUT 5	/* seconds without traffic */
-#define EXPORT_HTTP_REQUEST_DEADLINE 10	/* seconds for a whole request */
-
 /*
  * Set up what @o asks for: bind --listen's socket and start serving,
  * check --prom-file's directory. *@out is NULL when neither is asked.
