@@ -8,7 +8,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-#include "profiler.h"
+#include "bpf/profiler.h"
 
 const volatile __u32 nr_events = 1;
 const volatile __u32 nr_cpus = 1;

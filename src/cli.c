@@ -2,7 +2,8 @@
 /* The command line: the option table, --help, and parsing argv into ebpftop_opts. */
 #include "config.h"
 
-#include "cli_impl.h"
+#include "cli.h"
+#include "cli_values.h"
 
 #include <errno.h>
 #include <getopt.h>

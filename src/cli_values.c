@@ -2,7 +2,7 @@
 /* Option values: whole numbers, delays, program ids, and the groups --hot, --regress-*, --bench and the gate, --demo*. */
 #include "config.h"
 
-#include "cli_impl.h"
+#include "cli_values.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -189,7 +189,8 @@ int main(int argc, char **argv)
 	}
 
 	/* Bind --listen first: a port in use stops us before anything loads. */
-	err = exporter__new(&exporter, &opts, msg, sizeof(msg));
+	err = exporter__new(&exporter, opts.listen ? &opts.listen_addr : NULL,
+			    opts.prom_file, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "ebpftop: %s\n", msg);
 		return err == -EINVAL ? 2 : 1;

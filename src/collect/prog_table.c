@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "collect/prog_table.h"
+#include "collect/prog_slots.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -54,48 +55,6 @@ static int refresh_info(struct prog_table *t);
 /* How old the owners of a program already listed may be (stats mode). */
 #define OWNERS_MAX_AGE_NS (3 * 1000000000ull)
 
-/* What rates need of the previous sample. */
-struct counters {
-	uint32_t id;			/* 0: no previous sample */
-	uint64_t run_cnt, run_time_ns, recursion_misses;
-};
-
-/* One program between refreshes. */
-struct slot {
-	struct prog_sample cur;
-	struct counters prev;
-	int fd;				/* -1 when not held */
-	int64_t refcnt;			/* from the iterator, -1 if unknown */
-	bool counted;			/* refcnt includes our fd */
-	int64_t other_fds;		/* other instances' fds, this scan */
-	int64_t prev_other_fds;		/* the same, previous scan */
-	bool released;			/* let go once: never held again */
-	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
-};
-
-struct prog_table {
-	enum prog_enum_mode mode;
-	struct prog_stats_iter *stats;	/* PROG_ENUM_STATS */
-	struct prog_iter_bpf *skel;	/* PROG_ENUM_ITER */
-	struct bpf_link *iter_link;
-	struct pid_scan *pids;
-	uint32_t own_ids[2];		/* ebpftop's own iterator programs */
-	uint64_t owners_time_ns;	/* refresh of the latest owner scan */
-	bool owners_due;		/* scan owners at the next refresh */
-
-	size_t n, cap;
-	struct slot *slots;		/* sorted by id */
-	struct slot *scratch;		/* the info path builds the next refresh here */
-	size_t scratch_cap;
-	struct prog_owner *owners;	/* slots[i].cur.owners point here */
-
-	struct prog_iter_entry *ids;	/* scratch for the id list */
-	size_t nids, ids_cap;
-
-	uint64_t time_ns, prev_time_ns;
-	struct prog_sample prev_view;	/* what prog_table__prev() returns */
-	size_t fd_budget;		/* how many fds the table may hold */
-};
 
 static int iter_open(struct prog_table *t)
 {
@@ -233,83 +192,6 @@ static int list_ids(struct prog_table *t)
 	}
 }
 
-/* Room for @need slots, and as many in scratch if @scratch. */
-static int grow(struct prog_table *t, size_t need, bool scratch)
-{
-	if (need > t->cap) {
-		size_t cap = need < 64 ? 64 : need + need / 2;
-		struct slot *a = realloc(t->slots, cap * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		t->slots = a;
-		t->cap = cap;
-	}
-	if (scratch && t->scratch_cap < t->cap) {
-		struct slot *b = realloc(t->scratch, t->cap * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		t->scratch = b;
-		t->scratch_cap = t->cap;
-	}
-	return 0;
-}
-
-static bool is_own(const struct prog_table *t, uint32_t id)
-{
-	return id && (id == t->own_ids[0] || id == t->own_ids[1]);
-}
-
-static void tag_hex(const unsigned char tag[BPF_TAG_SIZE], char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (int i = 0; i < BPF_TAG_SIZE; i++) {
-		out[2 * i] = hex[tag[i] >> 4];
-		out[2 * i + 1] = hex[tag[i] & 0xf];
-	}
-	out[2 * BPF_TAG_SIZE] = '\0';
-}
-
-/*
- * Fill @s from @fd. @old is the same program's previous sample (name and
- * owners already known) or NULL for a program seen for the first time.
- */
-static int sample_prog(int fd, const struct prog_sample *old,
-		       struct prog_sample *s)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	memset(s, 0, sizeof(*s));
-	s->id = info.id;
-	s->type = info.type;
-	s->type_name = libbpf_bpf_prog_type_str(info.type);
-	if (!s->type_name)
-		s->type_name = "unknown";
-	tag_hex(info.tag, s->tag);
-	s->run_cnt = info.run_cnt;
-	s->run_time_ns = info.run_time_ns;
-	s->recursion_misses = info.recursion_misses;
-	s->load_time_ns = info.load_time;
-	s->uid = info.created_by_uid;
-	s->btf_id = info.btf_id;
-	s->xlated_len = info.xlated_prog_len;
-	s->jited_len = info.jited_prog_len;
-	s->nr_map_ids = info.nr_map_ids;
-	if (old && !strcmp(old->tag, s->tag)) {
-		memcpy(s->name, old->name, sizeof(s->name));
-	} else {
-		snprintf(s->name, sizeof(s->name), "%s", info.name);
-		/* The kernel keeps 15 characters: BTF may know more. */
-		if (strlen(info.name) >= BPF_OBJ_NAME_LEN - 1 || !info.name[0])
-			prog_btf_name(fd, &info, s->name, sizeof(s->name));
-	}
-	return 0;
-}
 
 /* The iterators that mark a process as an ebpftop instance. */
 static bool is_monitor_prog(const struct prog_sample *s)
@@ -412,176 +294,6 @@ static int settle_owners(struct prog_table *t)
 	return 0;
 }
 
-/*
- * What a program's info says and changes rarely, from one
- * BPF_OBJ_GET_INFO_BY_FD: @s gets everything but the counters, which the
- * iterator's @e gives. -ENOENT when the program went away meanwhile.
- */
-static int sample_new(const struct prog_stats_entry *e, struct prog_sample *s)
-{
-	int fd, err;
-
-	fd = prog_fd_by_id(e->id, NULL, 0);
-	if (fd < 0)
-		return fd;
-	err = sample_prog(fd, NULL, s);
-	close(fd);
-	if (err)
-		return err;
-	/* The program behind the id changed between the two reads. */
-	if (s->type != e->type)
-		return -ENOENT;
-	return 0;
-}
-
-static void sample_counters(const struct prog_stats_entry *e,
-			    struct prog_sample *s)
-{
-	s->run_cnt = e->run_cnt;
-	s->run_time_ns = e->run_time_ns;
-	s->recursion_misses = e->recursion_misses;
-}
-
-/* The previous sample, as far as rates need it: id and counters. */
-static void keep_counters(const struct prog_sample *cur, struct counters *prev)
-{
-	prev->id = cur->id;
-	prev->run_cnt = cur->run_cnt;
-	prev->run_time_ns = cur->run_time_ns;
-	prev->recursion_misses = cur->recursion_misses;
-}
-
-/*
- * The steady state, in one pass: while the iterator's programs (ebpftop's
- * own left out) are the table's, in order, update their counters. Returns
- * how many slots were updated; all of them (t->n) when nothing changed
- * and no iterator record is left over.
- */
-static size_t update_same(struct prog_table *t, const struct prog_stats_entry *e,
-			  size_t n, bool *same)
-{
-	size_t k = 0, i;
-
-	for (i = 0; i < n; i++) {
-		struct slot *sl;
-
-		if (is_own(t, e[i].id))
-			continue;
-		if (k == t->n)
-			break;
-		sl = &t->slots[k];
-		if (sl->cur.id != e[i].id ||
-		    memcmp(sl->tag_raw, e[i].tag, sizeof(e[i].tag)))
-			break;
-		keep_counters(&sl->cur, &sl->prev);
-		sample_counters(&e[i], &sl->cur);
-		k++;
-	}
-	*same = i == n && k == t->n;
-	return k;
-}
-
-/* PROG_ENUM_STATS: one iterator read, info only for programs new here. */
-static int refresh_stats(struct prog_table *t, bool *new_progs)
-{
-	size_t n, j = 0, kept = 0, fresh = 0, holes = 0, updated, pos, i;
-	const struct prog_stats_entry *e;
-	uint64_t start;
-	bool same;
-	int err;
-
-	start = mono_now_ns();
-	err = prog_stats_iter__read(t->stats, &e, &n);
-	if (err)
-		return err;
-	t->prev_time_ns = t->time_ns;
-	t->time_ns = start;
-	*new_progs = false;
-	/* The steady state: the same programs, counters updated in place. */
-	updated = update_same(t, e, n, &same);
-	if (same)
-		return 0;
-	/*
-	 * Programs came or went: merge in place, with no second array (at
-	 * 10,000 programs that is megabytes). First the programs that stay
-	 * move down over those that left, their counters updated...
-	 */
-	for (size_t o = 0; o < t->n; o++) {
-		struct slot *sl = &t->slots[o];
-
-		while (j < n && e[j].id < sl->cur.id)
-			j++;
-		if (j == n || e[j].id != sl->cur.id || is_own(t, e[j].id) ||
-		    memcmp(sl->tag_raw, e[j].tag, sizeof(e[j].tag)))
-			continue;	/* gone, or its id names another program */
-		/* The first @updated ones were updated already. */
-		if (o >= updated) {
-			keep_counters(&sl->cur, &sl->prev);
-			sample_counters(&e[j], &sl->cur);
-		}
-		if (kept != o)
-			t->slots[kept] = *sl;
-		kept++;
-	}
-	/* ...then the new ones are counted... */
-	for (size_t q = 0, s = 0; q < n; q++) {
-		while (s < kept && t->slots[s].cur.id < e[q].id)
-			s++;
-		if (!is_own(t, e[q].id) &&
-		    (s == kept || t->slots[s].cur.id != e[q].id))
-			fresh++;
-	}
-	err = grow(t, kept + fresh, false);
-	if (err)
-		return err;
-	/*
-	 * ...and placed from the end down, so that no slot is overwritten
-	 * before it moved: a new program is sampled where it belongs.
-	 */
-	pos = kept + fresh;
-	i = kept;
-	for (j = n; j-- > 0;) {
-		struct slot *ns;
-
-		if (is_own(t, e[j].id))
-			continue;
-		while (i > 0 && t->slots[i - 1].cur.id > e[j].id)
-			t->slots[--pos] = t->slots[--i];
-		if (i > 0 && t->slots[i - 1].cur.id == e[j].id) {
-			t->slots[--pos] = t->slots[--i];
-			continue;
-		}
-		ns = &t->slots[--pos];
-		memset(ns, 0, sizeof(*ns));
-		if (sample_new(&e[j], &ns->cur)) {
-			ns->cur.id = 0;	/* gone meanwhile: a hole, closed below */
-			holes++;
-			continue;
-		}
-		ns->cur.owners = NULL;
-		ns->cur.nr_owners = 0;
-		sample_counters(&e[j], &ns->cur);
-		memcpy(ns->tag_raw, e[j].tag, sizeof(ns->tag_raw));
-		ns->fd = -1;
-		ns->refcnt = -1;
-		ns->released = true;
-		*new_progs = true;
-	}
-	t->n = kept + fresh;
-	if (holes) {
-		size_t w = 0;
-
-		for (size_t r = 0; r < t->n; r++) {
-			if (!t->slots[r].cur.id)
-				continue;
-			if (w != r)
-				t->slots[w] = t->slots[r];
-			w++;
-		}
-		t->n = w;
-	}
-	return 0;
-}
 
 /* Whether any program first sampled at this refresh has no owner yet. */
 static bool new_without_owner(const struct prog_table *t)
@@ -600,7 +312,7 @@ int prog_table__refresh(struct prog_table *t)
 
 	if (t->mode != PROG_ENUM_STATS)
 		return refresh_info(t);
-	err = refresh_stats(t, &new_progs);
+	err = prog_table_refresh_stats(t, &new_progs);
 	if (err)
 		return err;
 	/*
@@ -631,7 +343,7 @@ static int refresh_info(struct prog_table *t)
 	err = list_ids(t);
 	if (err)
 		return err;
-	err = grow(t, t->nids, true);
+	err = prog_slots_grow(t, t->nids, true);
 	if (err)
 		return err;
 	start = mono_now_ns();
@@ -664,7 +376,7 @@ static int refresh_info(struct prog_table *t)
 			if (fd < 0)
 				continue;
 		}
-		if (sample_prog(fd, prev ? &prev->cur : NULL, &ns->cur))
+		if (prog_sample_read(fd, prev ? &prev->cur : NULL, &ns->cur))
 			goto drop;
 		ns->refcnt = t->ids[i].refcnt;
 		/* An fd opened after the iterator read is not in its count. */
@@ -672,7 +384,7 @@ static int refresh_info(struct prog_table *t)
 		ns->other_fds = 0;
 		ns->prev_other_fds = prev ? prev->other_fds : 0;
 		if (prev) {
-			keep_counters(&prev->cur, &ns->prev);
+			prog_keep_counters(&prev->cur, &ns->prev);
 		} else {
 			memset(&ns->prev, 0, sizeof(ns->prev));
 		}

@@ -2,7 +2,8 @@
 /* The exporter: builds each refresh's exposition once, publishes it, writes --prom-file. */
 #include "config.h"
 
-#include "export/exporter_impl.h"
+#include "export/exporter.h"
+#include "export/http.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +17,6 @@
 #include <unistd.h>
 
 #include "export/metrics.h"
-
-void exporter_blob_put(struct blob *b)
-{
-	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
-		free(b->data);
-		free(b);
-	}
-}
 
 static void set_error(struct exporter *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -222,14 +215,14 @@ void exporter__publish(struct exporter *e, const struct snapshot *snap,
 	exporter_blob_put(om);
 }
 
-int exporter__new(struct exporter **out, const struct ebpftop_opts *o,
-		  char *msg, size_t msglen)
+int exporter__new(struct exporter **out, const struct listen_addr *listen,
+		  const char *prom_file, char *msg, size_t msglen)
 {
 	struct exporter *e;
 	int err = 0;
 
 	*out = NULL;
-	if (!o->listen && !o->prom_file)
+	if (!listen && !prom_file)
 		return 0;
 	e = calloc(1, sizeof(*e));
 	if (!e) {
@@ -247,10 +240,10 @@ int exporter__new(struct exporter **out, const struct ebpftop_opts *o,
 		pthread_cond_init(&e->conn_cond, &ca);
 		pthread_condattr_destroy(&ca);
 	}
-	if (o->prom_file)
-		err = setup_prom_file(e, o->prom_file, msg, msglen);
-	if (!err && o->listen)
-		err = exporter_http_start(e, &o->listen_addr, msg, msglen);
+	if (prom_file)
+		err = setup_prom_file(e, prom_file, msg, msglen);
+	if (!err && listen)
+		err = exporter_http_start(e, listen, msg, msglen);
 	if (err) {
 		exporter__free(e);
 		return err;

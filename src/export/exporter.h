@@ -14,26 +14,20 @@
 #include <stddef.h>
 
 #include "analysis/snapshot.h"
-#include "cli.h"
+#include "export/listen_addr.h"
 
 struct exporter;
 
-/* HTTP limits (see ebpftop(8), EXPORT). */
-#define EXPORT_HTTP_MAX_CONNECTIONS 64
-#define EXPORT_HTTP_BACKLOG 1024	/* connections waiting for a slot */
-#define EXPORT_HTTP_MAX_REQUEST 16384	/* bytes of request line and headers */
-#define EXPORT_HTTP_IDLE_TIMEOUT 5	/* seconds without traffic */
-#define EXPORT_HTTP_REQUEST_DEADLINE 10	/* seconds for a whole request */
-
 /*
- * Set up what @o asks for: bind --listen's socket and start serving,
- * check --prom-file's directory. *@out is NULL when neither is asked.
+ * Set up what is asked: bind @listen's socket (--listen, NULL if none)
+ * and start serving, check @prom_file's directory (--prom-file, NULL if
+ * none). *@out is NULL when neither is asked.
  * Returns 0; -EINVAL for bad usage (a bad address, a missing directory:
  * exit 2); another negative errno for runtime failures (port in use, no
  * permission: exit 1). @msg gets one line.
  */
-int exporter__new(struct exporter **out, const struct ebpftop_opts *o,
-		  char *msg, size_t msglen);
+int exporter__new(struct exporter **out, const struct listen_addr *listen,
+		  const char *prom_file, char *msg, size_t msglen);
 
 /*
  * Publish the refresh in @snap, which took @refresh_s seconds. Errors

@@ -2,19 +2,28 @@
 /* The exporter's HTTP endpoint: libmicrohttpd, its fixed answers, the slow-request watchdog. */
 #include "config.h"
 
-#include "export/exporter_impl.h"
+#include "export/http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util/clock.h"
+
+void exporter_blob_put(struct blob *b)
+{
+	if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
+		free(b->data);
+		free(b);
+	}
+}
 
 /* MHD is done sending a response made on a published blob. */
 static void blob_release(void *cls)

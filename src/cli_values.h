@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef EBPFTOP_CLI_IMPL_H
-#define EBPFTOP_CLI_IMPL_H
+#ifndef EBPFTOP_CLI_VALUES_H
+#define EBPFTOP_CLI_VALUES_H
 
 /*
  * Private to the command line: cli.c parses argv, cli_values.c the values
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "opts.h"
 
 /* Seconds in plain decimal: -EINVAL, or -ERANGE outside the -d range. */
 int cli_parse_delay(const char *s, double *out);

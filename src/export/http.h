@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef EBPFTOP_EXPORT_EXPORTER_IMPL_H
-#define EBPFTOP_EXPORT_EXPORTER_IMPL_H
+#ifndef EBPFTOP_EXPORT_HTTP_H
+#define EBPFTOP_EXPORT_HTTP_H
 
 /*
- * Private to the exporter: its state, shared by exporter.c (publishing,
- * --prom-file) and http.c (the --listen endpoint).
+ * Private to the exporter: its state and the HTTP endpoint's limits, used
+ * by http.c (the --listen endpoint) and exporter.c (publishing, --prom-file).
  */
 
 #include <pthread.h>
@@ -14,7 +14,6 @@
 
 #include <microhttpd.h>
 
-#include "export/exporter.h"
 #include "export/listen_addr.h"
 #include "export/openmetrics.h"
 
@@ -28,6 +27,13 @@ struct blob {
 	size_t len;
 	char *data;
 };
+
+/* HTTP limits (see ebpftop(8), EXPORT). */
+#define EXPORT_HTTP_MAX_CONNECTIONS 64
+#define EXPORT_HTTP_BACKLOG 1024	/* connections waiting for a slot */
+#define EXPORT_HTTP_MAX_REQUEST 16384	/* bytes of request line and headers */
+#define EXPORT_HTTP_IDLE_TIMEOUT 5	/* seconds without traffic */
+#define EXPORT_HTTP_REQUEST_DEADLINE 10	/* seconds for a whole request */
 
 /* A connection the watchdog supervises. */
 struct conn_slot {

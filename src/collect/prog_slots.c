@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The program table's slots: growing them, and one program's sample from BPF_OBJ_GET_INFO_BY_FD. */
+#include "config.h"
+
+#include "collect/prog_slots.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "util/bpf_prog.h"
+
+int prog_slots_grow(struct prog_table *t, size_t need, bool scratch)
+{
+	if (need > t->cap) {
+		size_t cap = need < 64 ? 64 : need + need / 2;
+		struct slot *a = realloc(t->slots, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		t->slots = a;
+		t->cap = cap;
+	}
+	if (scratch && t->scratch_cap < t->cap) {
+		struct slot *b = realloc(t->scratch, t->cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		t->scratch = b;
+		t->scratch_cap = t->cap;
+	}
+	return 0;
+}
+
+static void tag_hex(const unsigned char tag[BPF_TAG_SIZE], char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < BPF_TAG_SIZE; i++) {
+		out[2 * i] = hex[tag[i] >> 4];
+		out[2 * i + 1] = hex[tag[i] & 0xf];
+	}
+	out[2 * BPF_TAG_SIZE] = '\0';
+}
+
+int prog_sample_read(int fd, const struct prog_sample *old,
+		     struct prog_sample *s)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	memset(s, 0, sizeof(*s));
+	s->id = info.id;
+	s->type = info.type;
+	s->type_name = libbpf_bpf_prog_type_str(info.type);
+	if (!s->type_name)
+		s->type_name = "unknown";
+	tag_hex(info.tag, s->tag);
+	s->run_cnt = info.run_cnt;
+	s->run_time_ns = info.run_time_ns;
+	s->recursion_misses = info.recursion_misses;
+	s->load_time_ns = info.load_time;
+	s->uid = info.created_by_uid;
+	s->btf_id = info.btf_id;
+	s->xlated_len = info.xlated_prog_len;
+	s->jited_len = info.jited_prog_len;
+	s->nr_map_ids = info.nr_map_ids;
+	if (old && !strcmp(old->tag, s->tag)) {
+		memcpy(s->name, old->name, sizeof(s->name));
+	} else {
+		snprintf(s->name, sizeof(s->name), "%s", info.name);
+		/* The kernel keeps 15 characters: BTF may know more. */
+		if (strlen(info.name) >= BPF_OBJ_NAME_LEN - 1 || !info.name[0])
+			prog_btf_name(fd, &info, s->name, sizeof(s->name));
+	}
+	return 0;
+}
+
+void prog_keep_counters(const struct prog_sample *cur, struct counters *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}

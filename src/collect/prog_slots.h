@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef EBPFTOP_COLLECT_PROG_SLOTS_H
+#define EBPFTOP_COLLECT_PROG_SLOTS_H
+
+/*
+ * Private to the program table: its state, and what both of its refresh
+ * paths (prog_table.c, prog_table_stats.c) take from prog_slots.c.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/prog_table.h"
+
+struct bpf_link;
+struct pid_scan;
+struct prog_iter_bpf;
+struct prog_iter_entry;
+struct prog_stats_iter;
+
+/* What rates need of the previous sample. */
+struct counters {
+	uint32_t id;			/* 0: no previous sample */
+	uint64_t run_cnt, run_time_ns, recursion_misses;
+};
+
+/* One program between refreshes. */
+struct slot {
+	struct prog_sample cur;
+	struct counters prev;
+	int fd;				/* -1 when not held */
+	int64_t refcnt;			/* from the iterator, -1 if unknown */
+	bool counted;			/* refcnt includes our fd */
+	int64_t other_fds;		/* other instances' fds, this scan */
+	int64_t prev_other_fds;		/* the same, previous scan */
+	bool released;			/* let go once: never held again */
+	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
+};
+
+struct prog_table {
+	enum prog_enum_mode mode;
+	struct prog_stats_iter *stats;	/* PROG_ENUM_STATS */
+	struct prog_iter_bpf *skel;	/* PROG_ENUM_ITER */
+	struct bpf_link *iter_link;
+	struct pid_scan *pids;
+	uint32_t own_ids[2];		/* ebpftop's own iterator programs */
+	uint64_t owners_time_ns;	/* refresh of the latest owner scan */
+	bool owners_due;		/* scan owners at the next refresh */
+
+	size_t n, cap;
+	struct slot *slots;		/* sorted by id */
+	struct slot *scratch;		/* the info path builds the next refresh here */
+	size_t scratch_cap;
+	struct prog_owner *owners;	/* slots[i].cur.owners point here */
+
+	struct prog_iter_entry *ids;	/* scratch for the id list */
+	size_t nids, ids_cap;
+
+	uint64_t time_ns, prev_time_ns;
+	struct prog_sample prev_view;	/* what prog_table__prev() returns */
+	size_t fd_budget;		/* how many fds the table may hold */
+};
+
+static inline bool is_own(const struct prog_table *t, uint32_t id)
+{
+	return id && (id == t->own_ids[0] || id == t->own_ids[1]);
+}
+
+/* Room for @need slots, and as many in scratch if @scratch. */
+int prog_slots_grow(struct prog_table *t, size_t need, bool scratch);
+
+/*
+ * Fill @s from @fd. @old is the same program's previous sample (name and
+ * owners already known) or NULL for a program seen for the first time.
+ */
+int prog_sample_read(int fd, const struct prog_sample *old,
+		     struct prog_sample *s);
+
+/* The previous sample, as far as rates need it: id and counters. */
+void prog_keep_counters(const struct prog_sample *cur, struct counters *prev);
+
+/*
+ * PROG_ENUM_STATS: one iterator read, info only for programs new here
+ * (prog_table_stats.c). Sets *@new_progs when a program first showed up.
+ */
+int prog_table_refresh_stats(struct prog_table *t, bool *new_progs);
+
+#endif
