@@ -445,7 +445,8 @@ static int insights_rows(struct app *a)
 	}
 	for (size_t i = 0; i < s->nr_rows; i++)
 		a->ids[i] = s->rows[i].s->id;
-	qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
+	if (s->nr_rows) /* a->ids is NULL until the first program */
+		qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
 	if (insights__sync(a->insights, a->ids, s->nr_rows))
 		err = -ENOMEM;
 	history__begin(a->history, s->time);
