@@ -55,26 +55,14 @@ static const char *variant_name(const char *const *env)
 
 static int setup(void **state)
 {
-	int err = tl_start(&tl);
-
-	if (err) {
-		char *e = tu_stderr(&tl.p);
-
-		fprintf(stderr, "testload did not start: %s %s\n", strerror(-err),
-			e ? e : "");
-		free(e);
-		tu_proc_free(&tl.p);
-		return -1;
-	}
-	return 0;
+	return tl_setup(&tl);
 }
 
 static int teardown(void **state)
 {
 	if (live)
 		run_free(live);
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_teardown(&tl);
 	return 0;
 }
 
@@ -916,11 +904,6 @@ int main(void)
 		{ "late_owner", test_late_owner, setup, teardown, (void *)plain },
 	};
 
-	tu_require_bpf();
-	tu_lock();
-	/* Load once up front: a kernel that cannot is a skip, not a failure. */
-	if (setup(NULL))
-		tu_skip("the test loader cannot load its programs here");
-	teardown(NULL);
+	tl_require();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -509,6 +509,39 @@ bool tl_stop(struct testload *t)
 	return tu_wait(&t->p, 10000);
 }
 
+int tl_setup(struct testload *t)
+{
+	int err = tl_start(t);
+	char *e;
+
+	if (!err)
+		return 0;
+	e = tu_stderr(&t->p);
+	fprintf(stderr, "testload did not start: %s %s\n", strerror(-err),
+		e ? e : "");
+	free(e);
+	tu_proc_free(&t->p);
+	return -1;
+}
+
+void tl_teardown(struct testload *t)
+{
+	tl_stop(t);
+	tu_proc_free(&t->p);
+}
+
+void tl_require(void)
+{
+	struct testload t;
+
+	tu_require_bpf();
+	tu_lock();
+	/* Load once up front: a kernel that cannot is a skip, not a failure. */
+	if (tl_setup(&t))
+		tu_skip("the test loader cannot load its programs here");
+	tl_teardown(&t);
+}
+
 /* ---- ebpftop records ----------------------------------------------------- */
 
 struct json_object *tu_next_record(struct tu_proc *p, int timeout_ms,
@@ -800,6 +833,86 @@ bool tu_wait_prog_gone(uint32_t id, int timeout_ms, char *who, size_t len)
 					 " nobody with an fd or link (a leaked reference)");
 			return false;
 		}
+		tu_sleep_ms(50);
+	}
+	return true;
+}
+
+/* ---- the profiler's programs ------------------------------------------ */
+
+uint32_t tu_prog_func(uint32_t id)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_func_info fi = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id);
+	uint32_t type = 0;
+
+	if (fd < 0)
+		return 0;
+	info.nr_func_info = 1;
+	info.func_info_rec_size = sizeof(fi);
+	info.func_info = (__u64)(unsigned long)&fi;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.nr_func_info)
+		type = fi.type_id;
+	close(fd);
+	return type;
+}
+
+size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max)
+{
+	__u32 lid = 0;
+	size_t n = 0;
+
+	while (!bpf_link_get_next_id(lid, &lid)) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_link_get_fd_by_id(lid);
+
+		if (fd < 0)
+			continue; /* gone meanwhile */
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    info.type == BPF_LINK_TYPE_TRACING &&
+		    info.tracing.target_obj_id == id) {
+			if (n < max)
+				progs[n] = info.prog_id;
+			n++;
+		}
+		close(fd);
+	}
+	return n;
+}
+
+size_t tu_profiler_progs(uint32_t func)
+{
+	__u32 id = 0;
+	size_t n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    ((info.type == BPF_PROG_TYPE_TRACING &&
+		      info.attach_btf_id == func &&
+		      !strncmp(info.name, "ebpftop_f", 9)) ||
+		     !strcmp(info.name, "ebpftop_calib")))
+			n++;
+		close(fd);
+	}
+	return n;
+}
+
+bool tu_profiler_gone(uint32_t id, uint32_t func, int timeout_ms)
+{
+	int64_t deadline = tu_now_ms() + timeout_ms;
+
+	while (tu_tracing_links(id, NULL, 0) || tu_profiler_progs(func)) {
+		if (tu_now_ms() > deadline)
+			return false;
 		tu_sleep_ms(50);
 	}
 	return true;
