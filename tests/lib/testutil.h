@@ -30,6 +30,16 @@ void tu_skip(const char *fmt, ...)
 void tu_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/*
+ * In a cmocka test: fail it with the message (printf format and arguments)
+ * unless @cond holds.
+ */
+#define tu_assert(cond, ...)                  \
+	do {                                  \
+		if (!(cond))                  \
+			fail_msg(__VA_ARGS__); \
+	} while (0)
+
 /* Whether EBPFTOP_TEST_STRICT=1 is set. */
 bool tu_strict(void);
 
