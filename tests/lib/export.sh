@@ -4,6 +4,21 @@
 # shellcheck source=tests/lib/testload.sh
 . "$top_srcdir/tests/lib/testload.sh"
 
+# export_test NAME TOOL...: skip without root and BPF or without a TOOL;
+# then tl_test NAME a: the test lock, $tmp, loader a running, and at exit
+# the test's test_cleanup, the loader stopped and $tmp removed.
+export_test() {
+	local name=$1 c
+
+	shift
+	have_bpf || skip "needs root and BPF (the test programs do not load here)"
+	for c in "$@"; do
+		command -v "$c" >/dev/null ||
+			skip "$c is missing (scripts/setup.sh installs it)"
+	done
+	tl_test "$name" a
+}
+
 # free_port: print a TCP port nobody listens on.
 free_port() {
 	local p

@@ -50,9 +50,11 @@ finish() {
 
 # have_bpf: root, and the test loader can load its programs here.
 have_bpf() {
+	[ -n "${tl_have_bpf:-}" ] && return 0
 	[ "$(id -u)" = 0 ] || return 1
 	[ -r /proc/sys/kernel/bpf_stats_enabled ] || return 1
-	"$top_builddir/tests/testload" </dev/null >/dev/null 2>&1
+	"$top_builddir/tests/testload" </dev/null >/dev/null 2>&1 || return 1
+	tl_have_bpf=1
 }
 
 # lock_integration: wait (up to 5 minutes) for the integration test lock.
