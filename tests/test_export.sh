@@ -240,10 +240,7 @@ n_pid=$!
 wait_http "http://127.0.0.1:$port4/metrics" || fail "-n 8 with --listen does not serve"
 exec {half}<>"/dev/tcp/127.0.0.1/$port4"
 printf 'GET /met' >&"$half"
-for _ in $(seq 100); do
-	kill -0 "$n_pid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_gone "$n_pid" 100
 wait "$n_pid"
 rc=$?
 exec {half}>&-

@@ -181,10 +181,7 @@ fi
 # A clean exit: under the sanitizers this is where leaks would be told.
 kill -0 "$pid" 2>/dev/null || fail "ebpftop is gone"
 kill -TERM "$pid"
-for _ in $(seq 100); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_gone "$pid" 100
 wait "$pid"
 rc=$?
 pid=

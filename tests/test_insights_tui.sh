@@ -19,11 +19,7 @@ srcroot=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/lib/testload.sh
 . "$srcroot/tests/lib/testload.sh"
 
-step=
-fail() {
-	echo "FAIL: ${step:+$step: }$*" >&2
-	exit 1
-}
+fail_fast
 
 step="testload"
 tl_test ins-tui t

@@ -23,11 +23,7 @@ KEYMAP_C=$srcroot/src/ui/keymap.c
 . "$srcroot/tests/lib/testload.sh"
 
 # This test stops at its first failure, saying at which step.
-step=
-fail() {
-	echo "FAIL: ${step:+$step: }$*" >&2
-	exit 1
-}
+fail_fast
 
 [ -r "$KEYMAP_C" ] || fail "cannot read the key table $KEYMAP_C"
 
@@ -183,15 +179,21 @@ wait_lacks "$m" "press any key to close"
 wait_has "$m" "^ *ID +TYPE +NAME"
 ok "help shows all $n key help strings, any key closes it"
 
+# details_of SESSION ID: open the details pane on program ID (other
+# ebpftop instances may list programs of ours before it: j moves down).
+details_of() {
+	keys "$1" Home Enter
+	wait_has "$1" "^ program [0-9]+ "
+	for _ in $(seq 10); do
+		screen_has "$1" "^ program $2 " && break
+		keys "$1" j
+		sleep 0.2
+	done
+	wait_has "$1" "^ program $2 "
+}
+
 step="details"
-keys "$m" Home Enter
-wait_has "$m" "^ program [0-9]+ "
-for _ in $(seq 10); do
-	screen_has "$m" "^ program $xdp " && break
-	keys "$m" j
-	sleep 0.2
-done
-wait_has "$m" "^ program $xdp "
+details_of "$m" "$xdp"
 wait_has "$m" "tag $tag"
 screen_has "$m" "^ name +xdp_test_pass" || fail "details: name"
 # Other ebpftop instances hold every program too and may be listed first.
@@ -221,14 +223,7 @@ keys "$mono" Home Enter
 wait_has "$mono" "^ program $xdp "
 wait_has "$mono" "^ regress +baseline [0-9.]+ ns/run" 100
 screen_lacks "$m" "REGRESSION" || fail "REGRESSION on screen before any regression"
-keys "$m" Home Enter
-wait_has "$m" "^ program [0-9]+ "
-for _ in $(seq 10); do
-	screen_has "$m" "^ program $xdp " && break
-	keys "$m" j
-	sleep 0.2
-done
-wait_has "$m" "^ program $xdp "
+details_of "$m" "$xdp"
 wait_has "$m" "^ regress +baseline [0-9.]+ ns/run"
 screen_has "$m" "^ history +no regression seen" || fail "details: history"
 ok "both views learnt the baseline of program $xdp"

@@ -52,10 +52,6 @@ metric() {
 stop_pid() {
 	[ -n "$1" ] || return 0
 	kill "$1" 2>/dev/null
-	for _ in $(seq 50); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$1" 2>/dev/null
+	wait_gone "$1" || kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 }

@@ -59,11 +59,7 @@ tl_stop() {
 	[ -n "$pid" ] || return 0
 	[ -n "$fdi" ] && exec {fdi}>&-
 	[ -n "$fdo" ] && exec {fdo}<&-
-	for _ in $(seq 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill "$pid" 2>/dev/null
+	wait_gone "$pid" || kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	printf -v "tl_${name}_pid" %s ""
 }

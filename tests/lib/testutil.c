@@ -859,23 +859,27 @@ uint32_t tu_prog_func(uint32_t id)
 	return type;
 }
 
-size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max)
+/*
+ * Walk the ids of one kind of object (programs or links); count those for
+ * which @match holds on an fd of theirs, and keep up to @max of the
+ * program ids it gives in @progs.
+ */
+static size_t count_objs(int (*next_id)(__u32, __u32 *), int (*fd_by_id)(__u32),
+			 bool (*match)(int fd, uint32_t key, uint32_t *prog),
+			 uint32_t key, uint32_t *progs, size_t max)
 {
-	__u32 lid = 0;
+	__u32 id = 0;
 	size_t n = 0;
 
-	while (!bpf_link_get_next_id(lid, &lid)) {
-		struct bpf_link_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_link_get_fd_by_id(lid);
+	while (!next_id(id, &id)) {
+		int fd = fd_by_id(id);
+		uint32_t prog = 0;
 
 		if (fd < 0)
 			continue; /* gone meanwhile */
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    info.type == BPF_LINK_TYPE_TRACING &&
-		    info.tracing.target_obj_id == id) {
+		if (match(fd, key, &prog)) {
 			if (n < max)
-				progs[n] = info.prog_id;
+				progs[n] = prog;
 			n++;
 		}
 		close(fd);
@@ -883,27 +887,44 @@ size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max)
 	return n;
 }
 
+/* A tracing link attached to program @target. */
+static bool traces(int fd, uint32_t target, uint32_t *prog)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_LINK_TYPE_TRACING ||
+	    info.tracing.target_obj_id != target)
+		return false;
+	*prog = info.prog_id;
+	return true;
+}
+
+/* A profiler program for BTF function @func, or a calibration program. */
+static bool profiles(int fd, uint32_t func, uint32_t *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return false;
+	*prog = info.id;
+	return (info.type == BPF_PROG_TYPE_TRACING && info.attach_btf_id == func &&
+		!strncmp(info.name, "ebpftop_f", 9)) ||
+	       !strcmp(info.name, "ebpftop_calib");
+}
+
+size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max)
+{
+	return count_objs(bpf_link_get_next_id, bpf_link_get_fd_by_id, traces,
+			  id, progs, max);
+}
+
 size_t tu_profiler_progs(uint32_t func)
 {
-	__u32 id = 0;
-	size_t n = 0;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    ((info.type == BPF_PROG_TYPE_TRACING &&
-		      info.attach_btf_id == func &&
-		      !strncmp(info.name, "ebpftop_f", 9)) ||
-		     !strcmp(info.name, "ebpftop_calib")))
-			n++;
-		close(fd);
-	}
-	return n;
+	return count_objs(bpf_prog_get_next_id, bpf_prog_get_fd_by_id, profiles,
+			  func, NULL, 0);
 }
 
 bool tu_profiler_gone(uint32_t id, uint32_t func, int timeout_ms)
