@@ -18,6 +18,7 @@
 #pragma GCC diagnostic ignored "-Wpointer-arith"
 #include "prog_stats.lskel.h"
 #pragma GCC diagnostic pop
+#include "util/grow.h"
 
 struct prog_stats_iter {
 	struct prog_stats_bpf *skel;
@@ -164,17 +165,9 @@ int prog_stats_iter__read(struct prog_stats_iter *it,
 	for (;;) {
 		size_t room;
 
-		if (it->cap - it->n < 256) {
-			size_t cap = it->cap ? it->cap * 2 : 1024;
-			struct prog_stats_entry *e = realloc(it->e, cap * sizeof(*e));
-
-			if (!e) {
-				err = -ENOMEM;
-				break;
-			}
-			it->e = e;
-			it->cap = cap;
-		}
+		err = ARRAY_GROW(it->e, it->cap, it->n + 256, 1024);
+		if (err)
+			break;
 		room = (it->cap - it->n) * sizeof(*it->e);
 		r = read(fd, it->e + it->n, room);
 		if (r < 0 && errno == EINTR)
