@@ -301,12 +301,10 @@ static void json_flag(struct jw *w, const struct prog_row *row)
 		jw_null(w);
 		return;
 	}
-	jw_begin_object(w);
-	jw_double_field(w, "baseline_ns", row->reg.baseline_ns);
-	jw_double_field(w, "current_ns", row->reg.current_ns);
-	jw_double_field(w, "change_pct", row->reg.change_pct);
-	jw_double_field(w, "since", row->reg.since);
-	jw_end_object(w);
+	JW_OBJECT(w, JW_D("baseline_ns", row->reg.baseline_ns),
+		  JW_D("current_ns", row->reg.current_ns),
+		  JW_D("change_pct", row->reg.change_pct),
+		  JW_D("since", row->reg.since));
 }
 
 /* ---- the table ------------------------------------------------------------- */

@@ -251,3 +251,31 @@ void jw_bool_field(struct jw *w, const char *key, bool v)
 	jw_key(w, key);
 	jw_bool(w, v);
 }
+
+void jw_fields(struct jw *w, const struct jw_field *f)
+{
+	for (; f->key; f++) {
+		jw_key(w, f->key);
+		switch (f->kind) {
+		case JW_KIND_STRING:
+			jw_string(w, f->v.s);
+			break;
+		case JW_KIND_UINT:
+			jw_uint(w, f->v.u);
+			break;
+		case JW_KIND_DOUBLE:
+			jw_double(w, f->v.d);
+			break;
+		case JW_KIND_BOOL:
+			jw_bool(w, f->v.b);
+			break;
+		}
+	}
+}
+
+void jw_object(struct jw *w, const struct jw_field *f)
+{
+	jw_begin_object(w);
+	jw_fields(w, f);
+	jw_end_object(w);
+}
