@@ -18,6 +18,7 @@
 #pragma GCC diagnostic ignored "-Wpointer-arith"
 #include "prog_stats.lskel.h"
 #pragma GCC diagnostic pop
+#include "util/bpf_prog.h"
 #include "util/grow.h"
 
 struct prog_stats_iter {
@@ -83,8 +84,6 @@ static int possible_cpus(uint32_t *cpus, size_t max)
 int prog_stats_iter__open(struct prog_stats_iter **out)
 {
 	struct prog_stats_iter *it;
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
 	int n, err;
 
 	*out = NULL;
@@ -119,9 +118,7 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 		err = -errno;
 		goto fail;
 	}
-	if (!bpf_obj_get_info_by_fd(it->skel->progs.ebpftop_progs.prog_fd,
-				    &info, &len))
-		it->prog_id = info.id;
+	it->prog_id = prog_id_of_fd(it->skel->progs.ebpftop_progs.prog_fd);
 	/* A first read proves the per-CPU offsets can be learnt here. */
 	err = prog_stats_iter__read(it, &(const struct prog_stats_entry *){ NULL },
 				    &(size_t){ 0 });
