@@ -12,6 +12,7 @@
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "insights/json.h"
+#include "util/decimal.h"
 #include "util/json_writer.h"
 
 /* ---- comparators ----------------------------------------------------------- */
@@ -91,7 +92,7 @@ static const char *cell_id(char *buf, size_t len, const struct prog_row *row,
 	if (len < 21)
 		snprintf(buf, len, "%" PRIu32, row->s->id);
 	else
-		*fmt_put_u64(buf, row->s->id) = '\0';
+		*dec_u64(buf, row->s->id) = '\0';
 	return buf;
 }
 
@@ -133,7 +134,7 @@ static const char *cell_runcnt(char *buf, size_t len,
 			       const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*fmt_put_u64(buf, row->s->run_cnt) = '\0';
+		*dec_u64(buf, row->s->run_cnt) = '\0';
 	else
 		fmt_count(buf, len, row->s->run_cnt, f->width);
 	return buf;
@@ -145,7 +146,7 @@ static const char *cell_runtime(char *buf, size_t len,
 				const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*fmt_put_u64(buf, row->s->run_time_ns) = '\0';
+		*dec_u64(buf, row->s->run_time_ns) = '\0';
 	else
 		fmt_duration(buf, len, row->s->run_time_ns);
 	return buf;
