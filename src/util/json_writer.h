@@ -7,13 +7,20 @@
 #include <stdio.h>
 
 #define JW_MAX_DEPTH 16
+#define JW_BUF_SIZE 8192
 
-/* A streaming JSON writer: commas, quoting and nulls are its business. */
+/*
+ * A streaming JSON writer: commas, quoting and nulls are its business.
+ * It gathers its text in buf and writes it to the stream when buf fills
+ * and whenever a top-level value is complete.
+ */
 struct jw {
 	FILE *f;
 	int depth;
 	bool need_comma[JW_MAX_DEPTH];
 	bool after_key;		/* a key was written; its value comes next */
+	size_t len;		/* bytes in buf */
+	char buf[JW_BUF_SIZE];
 };
 
 void jw_init(struct jw *w, FILE *f);
@@ -22,6 +29,11 @@ void jw_end_object(struct jw *w);
 void jw_begin_array(struct jw *w);
 void jw_end_array(struct jw *w);
 void jw_key(struct jw *w, const char *key);
+/*
+ * A key given already quoted with its colon, @n bytes ("\"id\":"): for
+ * keys written many times, quoted once.
+ */
+void jw_key_raw(struct jw *w, const char *quoted, size_t n);
 void jw_string(struct jw *w, const char *s);	/* NULL: null */
 void jw_uint(struct jw *w, uint64_t v);
 void jw_double(struct jw *w, double v);	/* NAN/inf: null */
@@ -33,5 +45,38 @@ void jw_string_field(struct jw *w, const char *key, const char *s);
 void jw_uint_field(struct jw *w, const char *key, uint64_t v);
 void jw_double_field(struct jw *w, const char *key, double v);
 void jw_bool_field(struct jw *w, const char *key, bool v);
+
+/*
+ * Several keys and values in one call, for the records every writer
+ * writes: JW_OBJECT(w, JW_U("id", id), JW_S("name", name)) writes
+ * {"id":...,"name":...}; JW_FIELDS() writes the same keys and values into
+ * the object already open.
+ */
+enum jw_kind { JW_KIND_STRING, JW_KIND_UINT, JW_KIND_DOUBLE, JW_KIND_BOOL };
+
+struct jw_field {
+	const char *key;	/* NULL ends a list */
+	enum jw_kind kind;
+	union {
+		const char *s;
+		uint64_t u;
+		double d;
+		bool b;
+	} v;
+};
+
+#define JW_S(k, x) { .key = (k), .kind = JW_KIND_STRING, .v.s = (x) }
+#define JW_U(k, x) { .key = (k), .kind = JW_KIND_UINT, .v.u = (x) }
+#define JW_D(k, x) { .key = (k), .kind = JW_KIND_DOUBLE, .v.d = (x) }
+#define JW_B(k, x) { .key = (k), .kind = JW_KIND_BOOL, .v.b = (x) }
+
+/* The fields of @f up to the one whose key is NULL. */
+void jw_fields(struct jw *w, const struct jw_field *f);
+void jw_object(struct jw *w, const struct jw_field *f);
+
+#define JW_FIELDS(w, ...) \
+	jw_fields((w), (const struct jw_field[]){ __VA_ARGS__, { .key = NULL } })
+#define JW_OBJECT(w, ...) \
+	jw_object((w), (const struct jw_field[]){ __VA_ARGS__, { .key = NULL } })
 
 #endif
