@@ -179,8 +179,9 @@ wait_lacks "$m" "press any key to close"
 wait_has "$m" "^ *ID +TYPE +NAME"
 ok "help shows all $n key help strings, any key closes it"
 
-# details_of SESSION ID: open the details pane on program ID (other
-# ebpftop instances may list programs of ours before it: j moves down).
+# details_of SESSION ID: open the details pane on program ID (j moves
+# down: other ebpftop instances hold our programs too, and a program of
+# someone else's whose name holds our pid passes the filter).
 details_of() {
 	keys "$1" Home Enter
 	wait_has "$1" "^ program [0-9]+ "
@@ -219,8 +220,7 @@ start "$mono" 100 30 "$(printf 'env LC_ALL=C NO_COLOR=1 %s' \
 	"$(tui_cmd "$mono" vt100 -d 0.3 --regress-threshold 100 -f "$pid")")"
 wait_has "$mono" "^ *$xdp +xdp +xdp_test_pass "
 # Its details pane says when it has learnt the baseline of the busiest row.
-keys "$mono" Home Enter
-wait_has "$mono" "^ program $xdp "
+details_of "$mono" "$xdp"
 wait_has "$mono" "^ regress +baseline [0-9.]+ ns/run" 100
 screen_lacks "$m" "REGRESSION" || fail "REGRESSION on screen before any regression"
 details_of "$m" "$xdp"
