@@ -341,6 +341,15 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	size_t i = 0, j = 0, k = 0, fresh = 0;
 	int err = 0;
 
+	insights_syms_base(in);
+	/* The steady state: the same programs as last time. */
+	if (n == in->nr) {
+		while (i < n && in->progs[i]->id == ids[i])
+			i++;
+		if (i == n)
+			return 0;
+		i = 0;
+	}
 	next = calloc(n ? n : 1, sizeof(*next));
 	rc = calloc(n ? n : 1, sizeof(*rc));
 	nrc = calloc(n ? n : 1, sizeof(*nrc));
@@ -350,7 +359,6 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 		free(nrc);
 		return -ENOMEM;
 	}
-	insights_syms_base(in);
 	/* Merge: keep the known, read the new, drop the gone. */
 	while (j < n) {
 		if (i < in->nr && in->progs[i]->id < ids[j]) {
@@ -416,6 +424,14 @@ const struct prog_insights *insights__find(const struct insights *in,
 			return in->progs[mid];
 	}
 	return NULL;
+}
+
+const struct prog_insights *insights__at(const struct insights *in, size_t i,
+					 uint32_t id)
+{
+	if (in && i < in->nr && in->progs[i]->id == id)
+		return in->progs[i];
+	return insights__find(in, id);
 }
 
 size_t insights__count(const struct insights *in)
