@@ -77,15 +77,19 @@ static bool needle_init(struct needle *nd, const char *text)
 /* Case-insensitive (ASCII) substring test, as strcasestr in C or UTF-8. */
 static bool has_needle(const char *hay, const struct needle *nd)
 {
-	const unsigned char first = (unsigned char)nd->low[0];
+	const unsigned char lo = (unsigned char)nd->low[0];
+	const unsigned char up = lo >= 'a' && lo <= 'z' ? (unsigned char)(lo - ('a' - 'A')) : lo;
+	size_t len = strlen(hay);
 
-	for (; *hay; hay++) {
+	if (len < nd->len)
+		return false;	/* most names, against a long needle */
+	for (size_t i = 0, last = len - nd->len; i <= last; i++) {
 		size_t k;
 
-		if (fold((unsigned char)*hay) != first)
+		if ((unsigned char)hay[i] != lo && (unsigned char)hay[i] != up)
 			continue;
 		for (k = 1; k < nd->len; k++) {
-			if (fold((unsigned char)hay[k]) != (unsigned char)nd->low[k])
+			if (fold((unsigned char)hay[i + k]) != (unsigned char)nd->low[k])
 				break;
 		}
 		if (k == nd->len)
