@@ -35,6 +35,8 @@ void insights__free(struct insights *in)
 		free(in->progs[i]);
 	}
 	free(in->progs);
+	for (size_t i = 0; i < sizeof(in->scratch) / sizeof(in->scratch[0]); i++)
+		free(in->scratch[i]);
 	free(in->syms);
 	for (size_t i = 0; i < in->nr_names; i++)
 		free(in->names[i]);
@@ -154,6 +156,22 @@ static void read_subprog_names(const struct bpf_func_info *fi, uint32_t nfi,
 	btf__free(btf);
 }
 
+/* Scratch buffer @which of at least @n elements of @size bytes, zeroed. */
+static void *scratch(struct insights *in, int which, size_t n, size_t size)
+{
+	size_t bytes = (n ? n : 1) * size;
+
+	if (in->scratch_len[which] < bytes) {
+		void *b = realloc(in->scratch[which], bytes);
+
+		if (!b)
+			return NULL;
+		in->scratch[which] = b;
+		in->scratch_len[which] = bytes;
+	}
+	return memset(in->scratch[which], 0, bytes);
+}
+
 /* Read program @id; its call targets are left in @rc for naming. */
 static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 		     struct raw_call **rc, uint32_t *nrc)
@@ -183,11 +201,11 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	nfl = info.nr_jited_func_lens;
 	nmaps = info.nr_map_ids;
 	n = info.xlated_prog_len / sizeof(*insns);
-	insns = calloc(n ? n : 1, sizeof(*insns));
-	fi = calloc(nfi ? nfi : 1, sizeof(*fi));
-	ksyms = calloc(nks ? nks : 1, sizeof(*ksyms));
-	flens = calloc(nfl ? nfl : 1, sizeof(*flens));
-	map_ids = calloc(nmaps ? nmaps : 1, sizeof(*map_ids));
+	insns = scratch(in, 0, n, sizeof(*insns));
+	fi = scratch(in, 1, nfi, sizeof(*fi));
+	ksyms = scratch(in, 2, nks, sizeof(*ksyms));
+	flens = scratch(in, 3, nfl, sizeof(*flens));
+	map_ids = scratch(in, 4, nmaps, sizeof(*map_ids));
 	if (!insns || !fi || !ksyms || !flens || !map_ids) {
 		err = -ENOMEM;
 		goto out;
@@ -225,7 +243,7 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	/* Subprograms: BTF func_info, else the JIT's functions. */
 	p->nr_subprogs = nfi ? nfi : (nfl ? nfl : 1);
 	p->subprogs = calloc(p->nr_subprogs, sizeof(*p->subprogs));
-	starts = calloc(p->nr_subprogs + 1, sizeof(*starts));
+	starts = scratch(in, 5, p->nr_subprogs + 1, sizeof(*starts));
 	if (!p->subprogs || !starts) {
 		err = -ENOMEM;
 		goto out;
@@ -286,12 +304,6 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 		p->jit_pages = count_pages(ksyms, flens, nks);
 	read_maps(map_ids, nmaps, p);
 out:
-	free(insns);
-	free(fi);
-	free(ksyms);
-	free(flens);
-	free(map_ids);
-	free(starts);
 	close(fd);
 	return err;
 }

@@ -41,6 +41,9 @@ struct insights {
 	bool helpers_read;
 	uint64_t call_base;		/* address of __bpf_call_base; 0 unknown */
 	bool base_read;
+	/* read_prog()'s buffers, grown as needed and kept for the next. */
+	void *scratch[6];
+	size_t scratch_len[6];
 	/* Per program call targets until the batch's names are resolved. */
 	struct raw_call **pending;	/* parallel to the new programs */
 };
