@@ -35,6 +35,9 @@ void insights__free(struct insights *in)
 		free(in->progs[i]);
 	}
 	free(in->progs);
+	free(in->spare);
+	free(in->rc);
+	free(in->nrc);
 	for (size_t i = 0; i < sizeof(in->scratch) / sizeof(in->scratch[0]); i++)
 		free(in->scratch[i]);
 	free(in->syms);
@@ -345,6 +348,35 @@ static int finish_calls(struct insights *in, struct prog_insights *p,
 	return 0;
 }
 
+/* Room for @n programs in the spare array and the call targets. */
+static int sync_grow(struct insights *in, size_t n)
+{
+	if (!n)
+		n = 1;
+	if (in->spare_cap < n) {
+		struct prog_insights **s = realloc(in->spare, n * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		in->spare = s;
+		in->spare_cap = n;
+	}
+	if (in->rc_cap < n) {
+		struct raw_call **rc = realloc(in->rc, n * sizeof(*rc));
+		uint32_t *nrc;
+
+		if (!rc)
+			return -ENOMEM;
+		in->rc = rc;
+		nrc = realloc(in->nrc, n * sizeof(*nrc));
+		if (!nrc)
+			return -ENOMEM;
+		in->nrc = nrc;
+		in->rc_cap = n;
+	}
+	return 0;
+}
+
 int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 {
 	struct prog_insights **next;
@@ -362,15 +394,13 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 			return 0;
 		i = 0;
 	}
-	next = calloc(n ? n : 1, sizeof(*next));
-	rc = calloc(n ? n : 1, sizeof(*rc));
-	nrc = calloc(n ? n : 1, sizeof(*nrc));
-	if (!next || !rc || !nrc) {
-		free(next);
-		free(rc);
-		free(nrc);
+	if (sync_grow(in, n))
 		return -ENOMEM;
-	}
+	next = in->spare;
+	rc = in->rc;
+	nrc = in->nrc;
+	memset(rc, 0, n * sizeof(*rc));
+	memset(nrc, 0, n * sizeof(*nrc));
 	/* Merge: keep the known, read the new, drop the gone. */
 	while (j < n) {
 		if (i < in->nr && in->progs[i]->id < ids[j]) {
@@ -400,10 +430,13 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 		prog_insights_clear(in->progs[i]);
 		free(in->progs[i]);
 	}
-	free(in->progs);
+	/* The old array is the next one's. */
+	in->spare = in->progs;
 	in->progs = next;
+	i = in->spare_cap;
+	in->spare_cap = in->cap;
+	in->cap = i;
 	in->nr = k;
-	in->cap = n;
 	if (fresh) {
 		insights_syms_name_all(in);
 		for (size_t p = 0; p < k; p++) {
@@ -415,8 +448,6 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	}
 	for (size_t p = 0; p < k; p++)
 		free(rc[p]);
-	free(rc);
-	free(nrc);
 	return err;
 }
 
