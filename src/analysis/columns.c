@@ -88,7 +88,10 @@ static const char *cell_id(char *buf, size_t len, const struct prog_row *row,
 			   const struct col_fmt *f)
 {
 	(void)f;
-	snprintf(buf, len, "%" PRIu32, row->s->id);
+	if (len < 21)
+		snprintf(buf, len, "%" PRIu32, row->s->id);
+	else
+		*fmt_put_u64(buf, row->s->id) = '\0';
 	return buf;
 }
 
@@ -129,8 +132,8 @@ static const char *cell_runcnt(char *buf, size_t len,
 			       const struct prog_row *row,
 			       const struct col_fmt *f)
 {
-	if (f->text)
-		snprintf(buf, len, "%" PRIu64, row->s->run_cnt);
+	if (f->text && len >= 21)
+		*fmt_put_u64(buf, row->s->run_cnt) = '\0';
 	else
 		fmt_count(buf, len, row->s->run_cnt, f->width);
 	return buf;
@@ -141,8 +144,8 @@ static const char *cell_runtime(char *buf, size_t len,
 				const struct prog_row *row,
 				const struct col_fmt *f)
 {
-	if (f->text)
-		snprintf(buf, len, "%" PRIu64, row->s->run_time_ns);
+	if (f->text && len >= 21)
+		*fmt_put_u64(buf, row->s->run_time_ns) = '\0';
 	else
 		fmt_duration(buf, len, row->s->run_time_ns);
 	return buf;
@@ -322,7 +325,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "ID", .sort_name = "id", .cmp = cmp_id,
 		.ascending = true, .right = true,
 		.width = COL_MEASURED, .min_w = 5, .drop = 9,
-		.text_width = 7,
+		.text_width = 7, .text_plain = true,
 		.json_key = "id", .json_pos = 0, .json = json_id,
 		.cell = cell_id,
 	},
@@ -330,7 +333,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "TYPE", .sort_name = "type", .cmp = cmp_type,
 		.ascending = true,
 		.width = COL_MEASURED, .min_w = 5, .max_w = 16, .drop = 5,
-		.text_width = -16,
+		.text_width = -16, .text_plain = true,
 		.json_key = "type", .json_pos = 1, .json = json_type,
 		.cell = cell_type,
 	},
@@ -347,7 +350,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_NSRUN] = {
 		.label = "NS/RUN", .sort_name = "nsrun", .cmp = cmp_nsrun,
 		.right = true, .width = 8, .drop = 6,
-		.text_width = 10,
+		.text_width = 10, .text_plain = true,
 		.json_key = "ns_per_run", .json_pos = 7, .json = json_nsrun,
 		.cell = cell_nsrun,
 		.help = "NS/RUN   average cost of one run over the last interval",
@@ -355,7 +358,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_RUNS] = {
 		.label = "RUNS/S", .sort_name = "runs", .cmp = cmp_runs,
 		.right = true, .width = 9, .drop = 7,
-		.text_width = 10,
+		.text_width = 10, .text_plain = true,
 		.json_key = "runs_per_s", .json_pos = 6, .json = json_runs,
 		.cell = cell_runs,
 		.help = "RUNS/S   runs per second over the last interval",
@@ -363,7 +366,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_CPU] = {
 		.label = "CPU%", .sort_name = "cpu", .cmp = cmp_cpu,
 		.right = true, .width = 7, .drop = 8,
-		.text_width = 7,
+		.text_width = 7, .text_plain = true,
 		.json_key = "cpu_pct", .json_pos = 8, .json = json_cpu,
 		.cell = cell_cpu,
 		.help = "CPU%     share of one CPU (can pass 100 on several CPUs)",
@@ -371,7 +374,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_RUNCNT] = {
 		.label = "RUN_CNT", .sort_name = "runcnt", .cmp = cmp_runcnt,
 		.right = true, .width = 10, .drop = 4,
-		.text_width = 12,
+		.text_width = 12, .text_plain = true,
 		.json_key = "run_cnt", .json_pos = 4, .json = json_runcnt,
 		.cell = cell_runcnt,
 		.help = "RUN_CNT  RUN_TIME  the kernel's totals since the program loaded",
@@ -380,14 +383,14 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "RUN_TIME", .text_label = "RUN_TIME_NS",
 		.sort_name = "runtime", .cmp = cmp_runtime,
 		.right = true, .width = 9, .drop = 3,
-		.text_width = 15,
+		.text_width = 15, .text_plain = true,
 		.json_key = "run_time_ns", .json_pos = 5, .json = json_runtime,
 		.cell = cell_runtime,
 	},
 	[COL_ISA] = {
 		/* Narrow, and the first to go on a small screen. */
 		.label = "ISA", .width = 3, .drop = 1,
-		.text_width = 4,
+		.text_width = 4, .text_plain = true,
 		.json_key = "isa", .json_pos = 10, .json = json_isa,
 		.cell = cell_isa,
 		.help = "ISA      BPF instruction-set level the program needs (Enter: details)",
@@ -397,7 +400,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "FLAG",
 		.width = COL_MEASURED, .min_w = 4, .max_w = 8, .drop = 10,
 		.outranks = true, .hide_empty = true, .marker = true,
-		.text_width = 7,
+		.text_width = 7, .text_plain = true,
 		.json_key = "regression", .json_pos = 18, .json = json_flag,
 		.cell = cell_flag,
 		.help = "FLAG     ns/run regressed: change against the program's baseline (l: log)",

@@ -102,11 +102,14 @@ struct col_def {
 	 * Batch text: a printf width (negative: left aligned); with
 	 * text_fit as wide as its widest cell when that is wider (the text
 	 * table never cuts). A column with text_free is unpadded, after two
-	 * spaces, and last.
+	 * spaces, and last. Batch text escapes every cell (text_escape)
+	 * but those of text_plain columns, whose cells are printable ASCII
+	 * by construction (numbers, fixed words).
 	 */
 	int text_width;
 	bool text_fit;
 	bool text_free;
+	bool text_plain;
 
 	const char *json_key;	/* NULL: not in the JSON record */
 	int json_pos;		/* its place among the record's members */

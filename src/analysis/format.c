@@ -5,48 +5,163 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <string.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+/* "00" to "99": two digits per division. */
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+char *fmt_put_u64(char *p, uint64_t v)
+{
+	static const uint64_t pow10[] = {
+		10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+		1000000000, 10000000000, 100000000000, 1000000000000,
+		10000000000000, 100000000000000, 1000000000000000,
+		10000000000000000, 100000000000000000, 1000000000000000000,
+		10000000000000000000u,
+	};
+	size_t n = 1;
+	char *t;
+
+	while (n < 20 && v >= pow10[n - 1])
+		n++;
+	/* Two digits at a time, from the end. */
+	t = p + n;
+	while (v >= 100) {
+		t -= 2;
+		memcpy(t, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		t -= 2;
+		memcpy(t, digits2 + 2 * v, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	return p + n;
+}
+
+/* @src (@n bytes) into @buf as snprintf(buf, len, "%s", src) would. */
+static char *put_trunc(char *buf, size_t len, const char *src, size_t n)
+{
+	if (!len)
+		return buf;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, src, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * @a * @scale rounded to the nearest integer, ties to even, computed
+ * exactly from the bits of @a (0 <= @a < 2^53, @scale <= 1000): what
+ * printf's "%.Nf" rounds, without its cost.
+ */
+static uint64_t round_scaled(double a, uint64_t scale)
+{
+	uint64_t bits, m, n, q, rem, half;
+	int e, s;
+
+	memcpy(&bits, &a, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff);
+	m = bits & ((UINT64_C(1) << 52) - 1);
+	if (e) {
+		m |= UINT64_C(1) << 52;
+		e -= 1075;
+	} else {
+		e = -1074;
+	}
+	n = m * scale;		/* below 2^53 * 1024 = 2^63 */
+	if (e >= 0)		/* only e == 0: a below 2^53 */
+		return n << e;
+	s = -e;
+	if (s >= 64)		/* n < 2^63 <= half of 2^s */
+		return 0;
+	q = n >> s;
+	rem = n & ((UINT64_C(1) << s) - 1);
+	half = UINT64_C(1) << (s - 1);
+	if (rem > half || (rem == half && (q & 1)))
+		q++;
+	return q;
+}
+
+char *fmt_fixed(char *buf, size_t len, double v, int prec)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
+	char tmp[48], *p = tmp;
+	double a = fabs(v);
+	uint64_t q, ip, fp;
+
+	/* Beyond what the exact path covers (and inf): printf itself. */
+	if (!(a < 0x1p53) || prec < 0 || prec > 3) {
+		snprintf(buf, len, "%.*f", prec, v);
+		return buf;
+	}
+	if (v == 0.0 && !signbit(v) && len >= (size_t)prec + 3) {
+		/* Idle programs: "0.0", "0.00". */
+		memcpy(buf, "0.000", (size_t)prec + 2);
+		buf[prec ? prec + 2 : 1] = '\0';
+		return buf;
+	}
+	q = round_scaled(a, pow10[prec]);
+	if (signbit(v))
+		*p++ = '-';
+	ip = q / pow10[prec];
+	fp = q % pow10[prec];
+	p = fmt_put_u64(p, ip);
+	if (prec) {
+		*p++ = '.';
+		for (int i = prec - 1; i >= 0; i--) {
+			p[i] = (char)('0' + fp % 10);
+			fp /= 10;
+		}
+		p += prec;
+	}
+	return put_trunc(buf, len, tmp, (size_t)(p - tmp));
+}
+
 char *fmt_rate(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
-		snprintf(buf, len, "%s", blank);
-	else if (v == 0.0 && !signbit(v) && len >= 4)
-		memcpy(buf, "0.0", 4);	/* idle programs: no printf per row */
-	else if (v < 100.0)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.0f", v);
-	return buf;
+		return put_trunc(buf, len, blank, strlen(blank));
+	return fmt_fixed(buf, len, v, v < 100.0 ? 1 : 0);
 }
 
 char *fmt_pct(char *buf, size_t len, double v, const char *blank)
 {
 	if (isnan(v))
-		snprintf(buf, len, "%s", blank);
-	else if (v == 0.0 && !signbit(v) && len >= 5)
-		memcpy(buf, "0.00", 5);
-	else
-		snprintf(buf, len, "%.2f", v);
-	return buf;
+		return put_trunc(buf, len, blank, strlen(blank));
+	return fmt_fixed(buf, len, v, 2);
 }
 
 char *fmt_owners(char *buf, size_t len, const struct prog_sample *s)
 {
 	size_t off = 0;
 
+	if (!len)
+		return buf;
 	buf[0] = '\0';
+	/* As successive snprintf calls would write it, cut where they cut. */
 	for (uint32_t i = 0; i < s->nr_owners && off < len; i++) {
-		int n = snprintf(buf + off, len - off, "%s%s(%u)",
-				 i ? ", " : "", s->owners[i].comm,
-				 s->owners[i].pid);
+		char piece[2 + PROG_COMM_LEN + 13], *p = piece;
+		size_t n = strnlen(s->owners[i].comm, PROG_COMM_LEN);
 
-		if (n < 0)
-			break;
-		off += (size_t)n;
+		if (i) {
+			memcpy(p, ", ", 2);
+			p += 2;
+		}
+		memcpy(p, s->owners[i].comm, n);
+		p += n;
+		*p++ = '(';
+		p = fmt_put_u64(p, s->owners[i].pid);
+		*p++ = ')';
+		put_trunc(buf + off, len - off, piece, (size_t)(p - piece));
+		off += (size_t)(p - piece);
 	}
 	return buf;
 }

@@ -79,75 +79,195 @@ void batch_print_text(FILE *f, const struct snapshot *snap,
 }
 
 #define TEXT_CELL_MAX 2048
+#define TEXT_OUT_SIZE 65536
 
 /*
- * The text of a cell as the text table prints it: names and owners are
- * chosen by whoever loads a program, so every cell is escaped (text_escape).
+ * The text table is built in a buffer and written in large pieces: a
+ * write per cell, or printf per cell, was most of a 10,000-row table's
+ * cost.
  */
-static const char *text_cell(char *buf, size_t len, enum col c,
-			     const struct prog_row *row)
+struct text_out {
+	FILE *f;
+	size_t len;
+	char buf[];	/* TEXT_OUT_SIZE and a line */
+};
+
+static void out_flush(struct text_out *o)
 {
-	const struct col_fmt fmt = { .text = true };
+	if (o->len)
+		fwrite_unlocked(o->buf, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* A column of the text table as its rows are written. */
+struct text_col {
+	col_cell_fn *cell;
+	const char *label;
+	size_t w;		/* padded to this */
+	bool right;		/* padding before the text */
+	bool free;		/* after two spaces, unpadded */
+	bool plain;		/* written as it is, not escaped */
+};
+
+static const struct col_fmt text_fmt = { .text = true };
+
+/* Bytes text_escape() leaves as they are: printable ASCII but '\'. */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
+
+/*
+ * The text of a cell as the text table prints it, at @dst (TEXT_CELL_MAX
+ * bytes, no NUL): names and owners are chosen by whoever loads a
+ * program, so every cell is escaped (text_escape) but those of
+ * text_plain columns. Returns its length.
+ */
+static size_t text_cell(char *dst, const struct text_col *c,
+			const struct prog_row *row)
+{
 	char raw[512];
+	const char *cell;
+	size_t n;
 
-	return text_escape(buf, len, col_def(c)->cell(raw, sizeof(raw), row,
-						      &fmt));
-}
-
-/* Width of column @c in the text table: printf's, widened to fit. */
-static int text_width(enum col c, const struct prog_row *rows, size_t n)
-{
-	const struct col_def *d = col_def(c);
-	int w = d->text_width < 0 ? -d->text_width : d->text_width;
-	char buf[TEXT_CELL_MAX];
-
-	for (size_t i = 0; d->text_fit && i < n; i++) {
-		int len = (int)strlen(text_cell(buf, sizeof(buf), c, &rows[i]));
-
-		if (len > w)
-			w = len;
+	if (c->plain) {
+		/* Formatted in place, mostly. */
+		cell = c->cell(dst, TEXT_CELL_MAX, row, &text_fmt);
+		n = strlen(cell);
+		if (cell != dst)
+			memcpy(dst, cell, n);
+		return n;
 	}
-	return d->text_width < 0 ? -w : w;
+	cell = c->cell(raw, sizeof(raw), row, &text_fmt);
+	/* Copied as it is while it is plain, then escaped. */
+	for (n = 0; n < TEXT_CELL_MAX - 1 && plain_byte[(unsigned char)cell[n]];
+	     n++)
+		dst[n] = cell[n];
+	if (!cell[n])
+		return n;
+	return (size_t)(text_escape_end(dst + n, TEXT_CELL_MAX - n, cell + n) -
+			dst);
 }
 
-/* One line of the text table: the column titles, or a row's cells. */
-static void print_text_line(FILE *f, const int width[COL__MAX],
+/* The escaped length of a cell, for the widths. */
+static size_t text_cell_len(const struct text_col *c,
 			    const struct prog_row *row)
 {
-	bool first = true;
-	char buf[TEXT_CELL_MAX];
+	char raw[512], buf[TEXT_CELL_MAX];
+	const unsigned char *s;
 
-	for (int c = 0; c < COL__MAX; c++) {
-		const struct col_def *d = col_def(c);
-		const char *text;
+	if (c->plain)
+		return text_cell(buf, c, row);
+	s = (const unsigned char *)c->cell(raw, sizeof(raw), row, &text_fmt);
+	/* Names are mostly plain: their length is their escaped length. */
+	for (size_t n = 0; n < TEXT_CELL_MAX; n++) {
+		if (!s[n])
+			return n;
+		if (!plain_byte[s[n]])
+			break;
+	}
+	return (size_t)(text_escape_end(buf, sizeof(buf), (const char *)s) -
+			buf);
+}
+
+/*
+ * The text table's columns, widths measured (names are never cut: the
+ * column is as wide as the longest one). Returns how many; *@line_max:
+ * the longest a line can be.
+ */
+static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows,
+		     size_t n, size_t *line_max)
+{
+	int k = 0;
+
+	*line_max = 1;
+	for (int i = 0; i < COL__MAX; i++) {
+		const struct col_def *d = col_def(i);
+		struct text_col *c = &cols[k];
 
 		if (!d->label)
 			continue;
-		if (row)
-			text = text_cell(buf, sizeof(buf), c, row);
-		else
-			text = d->text_label ? d->text_label : d->label;
-		/* By hand: printf per cell is most of a 10,000-row table's cost. */
-		if (d->text_free) {
-			if (!first)
-				fputs_unlocked("  ", f);
-			fputs_unlocked(text, f);
-		} else {
-			int w = width[c] < 0 ? -width[c] : width[c];
-			size_t len = strlen(text);
+		c->cell = d->cell;
+		c->label = d->text_label ? d->text_label : d->label;
+		c->w = (size_t)(d->text_width < 0 ? -d->text_width : d->text_width);
+		c->right = d->text_width >= 0;
+		c->free = d->text_free;
+		c->plain = d->text_plain;
+		for (size_t r = 0; d->text_fit && r < n; r++) {
+			size_t len = text_cell_len(c, &rows[r]);
 
-			if (!first)
-				putc_unlocked(' ', f);
-			if (width[c] < 0)
-				fwrite_unlocked(text, 1, len, f);
-			for (size_t k = len; k < (size_t)w; k++)
-				putc_unlocked(' ', f);
-			if (width[c] >= 0)
-				fwrite_unlocked(text, 1, len, f);
+			if (len > c->w)
+				c->w = len;
 		}
-		first = false;
+		*line_max += 2 + (c->w > TEXT_CELL_MAX ? c->w : TEXT_CELL_MAX);
+		k++;
 	}
-	fputc('\n', f);
+	return k;
+}
+
+/* One line of the text table: the column titles, or a row's cells. */
+static void print_text_line(struct text_out *o, const struct text_col *cols,
+			    int nr_cols, const struct prog_row *row)
+{
+	char *p = o->buf + o->len;
+
+	for (int i = 0; i < nr_cols; i++) {
+		const struct text_col *c = &cols[i];
+		size_t len;
+		char *cell;
+
+		if (i) {
+			*p++ = ' ';
+			if (c->free)
+				*p++ = ' ';
+		}
+		cell = p;
+		if (row) {
+			len = text_cell(cell, c, row);
+		} else {
+			len = strlen(c->label);
+			memcpy(cell, c->label, len);
+		}
+		p += len;
+		if (!c->free && len < c->w) {
+			size_t pad = c->w - len;
+
+			if (c->right) {
+				memmove(cell + pad, cell, len);
+				memset(cell, ' ', pad);
+			} else {
+				memset(p, ' ', pad);
+			}
+			p += pad;
+		}
+	}
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+}
+
+/* The table: titles and rows, a line at a time into the buffer. */
+static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
+{
+	struct text_col cols[COL__MAX];
+	struct text_out *o;
+	size_t line_max;
+	int k = text_cols(cols, rows, n, &line_max);
+
+	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max);
+	if (!o) {
+		fputs("ebpftop: out of memory\n", stderr);
+		return;
+	}
+	o->f = f;
+	o->len = 0;
+	print_text_line(o, cols, k, NULL);
+	for (size_t i = 0; i < n; i++) {
+		/* There is room for a line past TEXT_OUT_SIZE. */
+		if (o->len > TEXT_OUT_SIZE)
+			out_flush(o);
+		print_text_line(o, cols, k, &rows[i]);
+	}
+	out_flush(o);
+	free(o);
 }
 
 void batch_print_text_x(FILE *f, const struct snapshot *snap,
@@ -156,12 +276,8 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 {
 	char when[32], share[16];
 	time_t t = (time_t)snap->time;
-	int width[COL__MAX];
 	struct tm tm;
 
-	/* Names are never cut: the column is as wide as the longest one. */
-	for (int c = 0; c < COL__MAX; c++)
-		width[c] = text_width(c, rows, n);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fmt_pct(share, sizeof(share), snapshot_total_share(snap), "-");
@@ -171,21 +287,65 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
 	print_regressions(f, rows, n);
-	print_text_line(f, width, NULL);
-	for (size_t i = 0; i < n; i++)
-		print_text_line(f, width, &rows[i]);
+	print_text_table(f, rows, n);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
 	hot_print_text(f, snap->hot, 10);
 }
 
+/* A member of the program record: its key quoted once for every row. */
+struct json_member {
+	col_json_fn *json;
+	const char *name;
+	size_t len;		/* of key; 0: quote name at every row */
+	char key[40];
+};
+
+/* A key JSON holds as it is: printable ASCII but '"' and '\'. */
+static bool json_plain_key(const char *key)
+{
+	for (const char *p = key; *p; p++) {
+		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* The members of the columns with a JSON key, in order; how many. */
+static size_t json_members(struct json_member m[COL__MAX])
+{
+	size_t n = 0;
+
+	for (const enum col *c = col_json_order(); *c < COL__MAX; c++) {
+		const char *key = col_def(*c)->json_key;
+		size_t len = strlen(key);
+
+		m[n].json = col_def(*c)->json;
+		m[n].name = key;
+		m[n].len = 0;
+		/* Column keys are plain words: the quotes are all they need. */
+		if (len + 3 <= sizeof(m[n].key) && json_plain_key(key)) {
+			m[n].key[0] = '"';
+			memcpy(m[n].key + 1, key, len);
+			memcpy(m[n].key + 1 + len, "\":", 2);
+			m[n].len = len + 3;
+		}
+		n++;
+	}
+	return n;
+}
+
 /* One program: the members of the columns with a JSON key, in order. */
-static void print_prog_json(struct jw *w, const struct prog_row *row)
+static void print_prog_json(struct jw *w, const struct json_member *m,
+			    size_t nr, const struct prog_row *row)
 {
 	jw_begin_object(w);
-	for (const enum col *c = col_json_order(); *c < COL__MAX; c++) {
-		jw_key(w, col_def(*c)->json_key);
-		col_def(*c)->json(w, row);
+	for (size_t i = 0; i < nr; i++) {
+		if (m[i].len)
+			jw_key_raw(w, m[i].key, m[i].len);
+		else
+			jw_key(w, m[i].name);
+		m[i].json(w, row);
 	}
 	jw_end_object(w);
 }
@@ -215,6 +375,8 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
 {
+	struct json_member m[COL__MAX];
+	size_t nr = json_members(m);
 	struct jw w;
 
 	jw_init(&w, f);
@@ -225,7 +387,7 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)
-		print_prog_json(&w, &rows[i]);
+		print_prog_json(&w, m, nr, &rows[i]);
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);

@@ -7,25 +7,91 @@
 #include <math.h>
 #include <string.h>
 
+static void flush(struct jw *w)
+{
+	fwrite_unlocked(w->buf, 1, w->len, w->f);
+	w->len = 0;
+}
+
+/* Make room for @n more bytes in the buffer (@n <= JW_BUF_SIZE). */
+static inline char *room(struct jw *w, size_t n)
+{
+	if (__builtin_expect(JW_BUF_SIZE - w->len < n, 0))
+		flush(w);
+	return w->buf + w->len;
+}
+
+static inline void put_c(struct jw *w, char c)
+{
+	*room(w, 1) = c;
+	w->len++;
+}
+
+static void put_long(struct jw *w, const char *s, size_t n)
+{
+	while (n > JW_BUF_SIZE / 2) {	/* in pieces */
+		memcpy(room(w, JW_BUF_SIZE / 2), s, JW_BUF_SIZE / 2);
+		w->len += JW_BUF_SIZE / 2;
+		s += JW_BUF_SIZE / 2;
+		n -= JW_BUF_SIZE / 2;
+	}
+	memcpy(room(w, n), s, n);
+	w->len += n;
+}
+
+static inline void put_n(struct jw *w, const char *s, size_t n)
+{
+	if (__builtin_expect(n > JW_BUF_SIZE / 2, 0)) {
+		put_long(w, s, n);
+		return;
+	}
+	memcpy(room(w, n), s, n);
+	w->len += n;
+}
+
 /*
- * A record of 10,000 programs is some 100,000 small writes: stdio's
- * per-call locking would cost more than the formatting. Only one thread
- * writes a given stream, so the unlocked calls are safe.
+ * The text goes out when a top-level value is complete, so that callers
+ * may write to the stream between values, and when the buffer fills.
  */
-#define fputc fputc_unlocked
-#define fputs fputs_unlocked
-#define fwrite fwrite_unlocked
+static inline void done(struct jw *w)
+{
+	if (w->depth == 0 && !w->after_key)
+		flush(w);
+}
+
+/* "00" to "99": two digits per division. */
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/* @v in decimal at the end of @end's buffer; returns where it starts. */
+static char *u64_digits(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
 
 /* @v in decimal, written without printf. */
-static void put_u64(FILE *f, uint64_t v)
+static void put_u64(struct jw *w, uint64_t v)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char *p = room(w, 20);
+	size_t n = 1;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	u64_digits(p + n, v);
+	w->len += n;
 }
 
 void jw_init(struct jw *w, FILE *f)
@@ -34,6 +100,7 @@ void jw_init(struct jw *w, FILE *f)
 	w->depth = 0;
 	w->need_comma[0] = false;
 	w->after_key = false;
+	w->len = 0;
 }
 
 /* Separate this value from the previous one, unless it follows a key. */
@@ -44,24 +111,25 @@ static void value_start(struct jw *w)
 		return;
 	}
 	if (w->need_comma[w->depth])
-		fputc(',', w->f);
+		put_c(w, ',');
 	w->need_comma[w->depth] = true;
 }
 
-static void open_level(struct jw *w, int c)
+static void open_level(struct jw *w, char c)
 {
 	value_start(w);
-	fputc(c, w->f);
+	put_c(w, c);
 	if (w->depth + 1 < JW_MAX_DEPTH)
 		w->depth++;
 	w->need_comma[w->depth] = false;
 }
 
-static void close_level(struct jw *w, int c)
+static void close_level(struct jw *w, char c)
 {
-	fputc(c, w->f);
+	put_c(w, c);
 	if (w->depth > 0)
 		w->depth--;
+	done(w);
 }
 
 void jw_begin_object(struct jw *w)
@@ -108,22 +176,41 @@ static int utf8_len(const unsigned char *p)
 	return n;
 }
 
-static bool plain_byte(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
+/* Bytes that a JSON string holds as they are: printable ASCII but '"' and '\'. */
+static const bool plain[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
 
-static void put_quoted(FILE *f, const char *s)
+/* @s quoted, then @tail unless it is 0. */
+static void put_quoted(struct jw *w, const char *s, char tail)
 {
-	fputc('"', f);
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *us = (const unsigned char *)s;
+	char *d = room(w, 64);
+	size_t k;
+
+	/* Short plain strings (keys, names), the common case, in one pass. */
+	for (k = 0; k < 60 && plain[us[k]]; k++)
+		d[k + 1] = (char)us[k];
+	if (!us[k]) {
+		d[0] = '"';
+		d[k + 1] = '"';
+		w->len += k + 2;
+		if (tail)
+			put_c(w, tail);
+		return;
+	}
+	put_c(w, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *run = p;
+		const char *esc;
+		char u[6];
 
-		/* Runs of printable ASCII go out in one write. */
-		while (plain_byte(*p))
+		/* Runs of printable ASCII go out in one copy. */
+		while (plain[*p])
 			p++;
 		if (p > run)
-			fwrite(run, 1, (size_t)(p - run), f);
+			put_n(w, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		if (*p >= 0x80) {
@@ -131,50 +218,60 @@ static void put_quoted(FILE *f, const char *s)
 
 			/* Process names are bytes, JSON is UTF-8. */
 			if (!n) {
-				fputs("\\ufffd", f);
+				put_n(w, "\\ufffd", 6);
 				continue;
 			}
-			fwrite(p, 1, (size_t)n, f);
+			put_n(w, (const char *)p, (size_t)n);
 			p += n - 1;
 			continue;
 		}
 		switch (*p) {
 		case '"':
-			fputs("\\\"", f);
+			esc = "\\\"";
 			break;
 		case '\\':
-			fputs("\\\\", f);
+			esc = "\\\\";
 			break;
 		case '\n':
-			fputs("\\n", f);
+			esc = "\\n";
 			break;
 		case '\r':
-			fputs("\\r", f);
+			esc = "\\r";
 			break;
 		case '\t':
-			fputs("\\t", f);
+			esc = "\\t";
 			break;
 		case '\b':
-			fputs("\\b", f);
+			esc = "\\b";
 			break;
 		case '\f':
-			fputs("\\f", f);
+			esc = "\\f";
 			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+		default:	/* other controls and DEL */
+			memcpy(u, "\\u00", 4);
+			u[4] = hex[*p >> 4];
+			u[5] = hex[*p & 0xf];
+			put_n(w, u, 6);
+			continue;
 		}
+		put_n(w, esc, 2);
 	}
-	fputc('"', f);
+	put_c(w, '"');
+	if (tail)
+		put_c(w, tail);
 }
 
 void jw_key(struct jw *w, const char *key)
 {
 	value_start(w);
-	put_quoted(w->f, key);
-	fputc(':', w->f);
+	put_quoted(w, key, ':');
+	w->after_key = true;
+}
+
+void jw_key_raw(struct jw *w, const char *quoted, size_t n)
+{
+	value_start(w);
+	put_n(w, quoted, n);
 	w->after_key = true;
 }
 
@@ -185,47 +282,146 @@ void jw_string(struct jw *w, const char *s)
 		return;
 	}
 	value_start(w);
-	put_quoted(w->f, s);
+	put_quoted(w, s, 0);
+	done(w);
 }
 
 void jw_uint(struct jw *w, uint64_t v)
 {
 	value_start(w);
-	put_u64(w->f, v);
+	put_u64(w, v);
+	done(w);
+}
+
+__extension__ typedef unsigned __int128 u128;
+
+/*
+ * @v as printf's "%.15g" writes it, by hand, into @out (24 bytes):
+ * returns the length, or 0 when @v is outside what this covers exactly
+ * (|v| from 1e-4 to below 1e15, where %.15g writes no exponent). The 15
+ * digits are @v times a power of ten rounded to the nearest integer, ties
+ * to even, computed exactly from @v's bits: what glibc prints.
+ */
+static size_t put_g15(char *out, double v)
+{
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+		100000000, 1000000000, 10000000000, 100000000000,
+		1000000000000, 10000000000000, 100000000000000,
+		1000000000000000, 10000000000000000, 100000000000000000,
+		1000000000000000000,
+	};
+	const uint64_t lo = pow10[14], hi = pow10[15];
+	double a = fabs(v);
+	char dig[16], *p = out;
+	uint64_t bits, m, q;
+	int e, x, nd;
+	u128 n;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	/* a = m * 2^e exactly; e is in -66..-3 here. */
+	memcpy(&bits, &a, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff) - 1075;
+	m = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
+	/* The decimal exponent, estimated from the binary one, then made exact. */
+	x = ((e + 52) * 78913) >> 18;
+	if (x < -4)
+		x = -4;
+	if (x > 14)
+		x = 14;
+	for (;;) {
+		u128 rem, half;
+
+		n = (u128)m * pow10[14 - x];
+		q = (uint64_t)(n >> -e);
+		if (q >= hi && x < 14) {
+			x++;
+			continue;
+		}
+		if (q < lo && x > -4) {
+			x--;
+			continue;
+		}
+		if (q < lo || q >= hi)
+			return 0;
+		rem = n & (((u128)1 << -e) - 1);
+		half = (u128)1 << (-e - 1);
+		if (rem > half || (rem == half && (q & 1)))
+			q++;
+		break;
+	}
+	if (q == hi) {		/* 999...95 rounded up: one digit more */
+		q = lo;
+		if (++x > 14)	/* 1e+15: exponent form */
+			return 0;
+	}
+	u64_digits(dig + 15, q);
+	for (nd = 15; dig[nd - 1] == '0'; nd--)
+		;
+	if (signbit(v))
+		*p++ = '-';
+	if (x >= 0) {
+		memcpy(p, dig, (size_t)x + 1);
+		p += x + 1;
+		if (nd > x + 1) {
+			*p++ = '.';
+			memcpy(p, dig + x + 1, (size_t)(nd - x - 1));
+			p += nd - x - 1;
+		}
+	} else {
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = -1; i > x; i--)
+			*p++ = '0';
+		memcpy(p, dig, (size_t)nd);
+		p += nd;
+	}
+	return (size_t)(p - out);
 }
 
 void jw_double(struct jw *w, double v)
 {
+	char buf[32];
+	size_t n;
+
 	if (!isfinite(v)) {
 		jw_null(w);
 		return;
 	}
 	value_start(w);
 	/*
-	 * A whole number below 10^15 prints as %.15g would print it (idle
-	 * programs: rates of 0), without printf.
+	 * 15 significant digits: every value is a measurement far coarser
+	 * than that, and 17 would print 0.1 as 0.10000000000000001. By hand
+	 * where that is exact (a table of 10,000 programs holds 30,000), by
+	 * printf elsewhere.
 	 */
 	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
-		put_u64(w->f, (uint64_t)v);
-		return;
+		put_u64(w, (uint64_t)v);	/* idle programs: rates of 0 */
+	} else {
+		n = put_g15(buf, v);
+		if (!n)
+			n = (size_t)snprintf(buf, sizeof(buf), "%.15g", v);
+		put_n(w, buf, n);
 	}
-	/*
-	 * 15 significant digits: every value is a measurement far coarser
-	 * than that, and 17 would print 0.1 as 0.10000000000000001.
-	 */
-	fprintf(w->f, "%.15g", v);
+	done(w);
 }
 
 void jw_bool(struct jw *w, bool v)
 {
 	value_start(w);
-	fputs(v ? "true" : "false", w->f);
+	if (v)
+		put_n(w, "true", 4);
+	else
+		put_n(w, "false", 5);
+	done(w);
 }
 
 void jw_null(struct jw *w)
 {
 	value_start(w);
-	fputs("null", w->f);
+	put_n(w, "null", 4);
+	done(w);
 }
 
 void jw_string_field(struct jw *w, const char *key, const char *s)

@@ -7,13 +7,20 @@
 #include <stdio.h>
 
 #define JW_MAX_DEPTH 16
+#define JW_BUF_SIZE 8192
 
-/* A streaming JSON writer: commas, quoting and nulls are its business. */
+/*
+ * A streaming JSON writer: commas, quoting and nulls are its business.
+ * It gathers its text in buf and writes it to the stream when buf fills
+ * and whenever a top-level value is complete.
+ */
 struct jw {
 	FILE *f;
 	int depth;
 	bool need_comma[JW_MAX_DEPTH];
 	bool after_key;		/* a key was written; its value comes next */
+	size_t len;		/* bytes in buf */
+	char buf[JW_BUF_SIZE];
 };
 
 void jw_init(struct jw *w, FILE *f);
@@ -22,6 +29,11 @@ void jw_end_object(struct jw *w);
 void jw_begin_array(struct jw *w);
 void jw_end_array(struct jw *w);
 void jw_key(struct jw *w, const char *key);
+/*
+ * A key given already quoted with its colon, @n bytes ("\"id\":"): for
+ * keys written many times, quoted once.
+ */
+void jw_key_raw(struct jw *w, const char *quoted, size_t n);
 void jw_string(struct jw *w, const char *s);	/* NULL: null */
 void jw_uint(struct jw *w, uint64_t v);
 void jw_double(struct jw *w, double v);	/* NAN/inf: null */

@@ -3,6 +3,7 @@
 
 #include "util/text.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -35,7 +36,18 @@ static size_t utf8_printable(const unsigned char *s)
 	return n;
 }
 
+/* Bytes written as they are: printable ASCII but the backslash. */
+static const bool plain[256] = {
+	[0x20 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
+
 char *text_escape(char *dst, size_t len, const char *src)
+{
+	text_escape_end(dst, len, src);
+	return dst;
+}
+
+char *text_escape_end(char *dst, size_t len, const char *src)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)src;
@@ -50,7 +62,7 @@ char *text_escape(char *dst, size_t len, const char *src)
 		size_t n;
 
 		/* A run of printable ASCII, the common case, in one copy. */
-		while (*s >= 0x20 && *s < 0x7f && *s != '\\')
+		while (plain[*s])
 			s++;
 		if (s > run) {
 			n = (size_t)(s - run);
@@ -83,5 +95,5 @@ char *text_escape(char *dst, size_t len, const char *src)
 		s += out == (const char *)s ? n : 1;
 	}
 	dst[o] = '\0';
-	return dst;
+	return dst + o;
 }

@@ -14,5 +14,7 @@
  * half when @dst is too small. Returns @dst.
  */
 char *text_escape(char *dst, size_t len, const char *src);
+/* The same; returns the end of the text in @dst (its NUL). */
+char *text_escape_end(char *dst, size_t len, const char *src);
 
 #endif
