@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "analysis/format.h"
+#include "util/decimal.h"
 #include "util/json_writer.h"
 
 /* A fixed sequence of pseudo-random numbers (xorshift64). */
@@ -183,13 +184,13 @@ static void test_u64(void **state)
 			v = rnd() >> (rnd() % 64);
 		}
 		snprintf(want, sizeof(want), "%" PRIu64, v);
-		*fmt_put_u64(got, v) = '\0';
+		*dec_u64(got, v) = '\0';
 		if (strcmp(got, want))
-			fail_msg("fmt_put_u64: [%s], want [%s]", got, want);
+			fail_msg("dec_u64: [%s], want [%s]", got, want);
 	}
-	*fmt_put_u64(got, UINT64_MAX) = '\0';
+	*dec_u64(got, UINT64_MAX) = '\0';
 	assert_string_equal(got, "18446744073709551615");
-	*fmt_put_u64(got, 0) = '\0';
+	*dec_u64(got, 0) = '\0';
 	assert_string_equal(got, "0");
 }
 

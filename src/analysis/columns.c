@@ -12,6 +12,7 @@
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "insights/json.h"
+#include "util/decimal.h"
 #include "util/json_writer.h"
 
 /* ---- comparators ----------------------------------------------------------- */
@@ -91,7 +92,7 @@ static const char *cell_id(char *buf, size_t len, const struct prog_row *row,
 	if (len < 21)
 		snprintf(buf, len, "%" PRIu32, row->s->id);
 	else
-		*fmt_put_u64(buf, row->s->id) = '\0';
+		*dec_u64(buf, row->s->id) = '\0';
 	return buf;
 }
 
@@ -133,7 +134,7 @@ static const char *cell_runcnt(char *buf, size_t len,
 			       const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*fmt_put_u64(buf, row->s->run_cnt) = '\0';
+		*dec_u64(buf, row->s->run_cnt) = '\0';
 	else
 		fmt_count(buf, len, row->s->run_cnt, f->width);
 	return buf;
@@ -145,7 +146,7 @@ static const char *cell_runtime(char *buf, size_t len,
 				const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*fmt_put_u64(buf, row->s->run_time_ns) = '\0';
+		*dec_u64(buf, row->s->run_time_ns) = '\0';
 	else
 		fmt_duration(buf, len, row->s->run_time_ns);
 	return buf;
@@ -304,12 +305,10 @@ static void json_flag(struct jw *w, const struct prog_row *row)
 		jw_null(w);
 		return;
 	}
-	jw_begin_object(w);
-	jw_double_field(w, "baseline_ns", row->reg.baseline_ns);
-	jw_double_field(w, "current_ns", row->reg.current_ns);
-	jw_double_field(w, "change_pct", row->reg.change_pct);
-	jw_double_field(w, "since", row->reg.since);
-	jw_end_object(w);
+	JW_OBJECT(w, JW_D("baseline_ns", row->reg.baseline_ns),
+		  JW_D("current_ns", row->reg.current_ns),
+		  JW_D("change_pct", row->reg.change_pct),
+		  JW_D("since", row->reg.since));
 }
 
 /* ---- the table ------------------------------------------------------------- */

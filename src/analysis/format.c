@@ -2,48 +2,13 @@
 #include "config.h"
 
 #include "analysis/format.h"
+#include "util/decimal.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-/* "00" to "99": two digits per division. */
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-char *fmt_put_u64(char *p, uint64_t v)
-{
-	static const uint64_t pow10[] = {
-		10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-		1000000000, 10000000000, 100000000000, 1000000000000,
-		10000000000000, 100000000000000, 1000000000000000,
-		10000000000000000, 100000000000000000, 1000000000000000000,
-		10000000000000000000u,
-	};
-	size_t n = 1;
-	char *t;
-
-	while (n < 20 && v >= pow10[n - 1])
-		n++;
-	/* Two digits at a time, from the end. */
-	t = p + n;
-	while (v >= 100) {
-		t -= 2;
-		memcpy(t, digits2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		t -= 2;
-		memcpy(t, digits2 + 2 * v, 2);
-	} else {
-		*--t = (char)('0' + v);
-	}
-	return p + n;
-}
 
 /* @src (@n bytes) into @buf as snprintf(buf, len, "%s", src) would. */
 static char *put_trunc(char *buf, size_t len, const char *src, size_t n)
@@ -113,7 +78,7 @@ char *fmt_fixed(char *buf, size_t len, double v, int prec)
 		*p++ = '-';
 	ip = q / pow10[prec];
 	fp = q % pow10[prec];
-	p = fmt_put_u64(p, ip);
+	p = dec_u64(p, ip);
 	if (prec) {
 		*p++ = '.';
 		for (int i = prec - 1; i >= 0; i--) {
@@ -158,7 +123,7 @@ char *fmt_owners(char *buf, size_t len, const struct prog_sample *s)
 		memcpy(p, s->owners[i].comm, n);
 		p += n;
 		*p++ = '(';
-		p = fmt_put_u64(p, s->owners[i].pid);
+		p = dec_u64(p, s->owners[i].pid);
 		*p++ = ')';
 		put_trunc(buf + off, len - off, piece, (size_t)(p - piece));
 		off += (size_t)(p - piece);

@@ -20,8 +20,6 @@ char *fmt_pct(char *buf, size_t len, double v, const char *blank);
  * @len bytes, by hand: exact, ties to even, like glibc. Returns @buf.
  */
 char *fmt_fixed(char *buf, size_t len, double v, int prec);
-/* @v in decimal at @p (at most 20 bytes, no NUL); returns the end. */
-char *fmt_put_u64(char *p, uint64_t v);
 /* "comm(pid), comm(pid)" for a program's owners; "" when none. */
 char *fmt_owners(char *buf, size_t len, const struct prog_sample *s);
 /* The name to show: the full name, or "(unnamed)". */

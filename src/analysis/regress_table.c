@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "analysis/regress_impl.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -156,15 +157,8 @@ void rtab_gone_remove(struct regress *r, struct rstate *st)
 
 int rtab_reserve(struct regress *r)
 {
-	if (r->nlive == r->live_cap) {
-		size_t cap = r->live_cap ? r->live_cap * 2 : 64;
-		struct rstate **l = realloc(r->live, cap * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		r->live = l;
-		r->live_cap = cap;
-	}
+	if (ARRAY_GROW(r->live, r->live_cap, r->nlive + 1, 64))
+		return -ENOMEM;
 	if (r->nlive + 1 > r->id_buckets && rehash(r, false))
 		return -ENOMEM;
 	if (r->nkeyed + 1 > r->key_buckets && rehash(r, true))

@@ -22,6 +22,7 @@
 #include "pid_iter.lskel.h"
 #pragma GCC diagnostic pop
 #include "util/bpf_prog.h"
+#include "util/grow.h"
 
 struct pid_scan {
 	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
@@ -39,15 +40,8 @@ static int refs_push(struct pid_scan *p, uint32_t prog_id, uint32_t pid,
 	struct pid_ref *r;
 	size_t len;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-
-		r = realloc(p->refs, cap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		p->refs = r;
-		p->cap = cap;
-	}
+	if (ARRAY_GROW(p->refs, p->cap, p->n + 1, 64))
+		return -ENOMEM;
 	r = &p->refs[p->n++];
 	r->prog_id = prog_id;
 	r->nr_fds = 1;

@@ -147,19 +147,14 @@ int prog_detail_fetch(uint32_t id, struct prog_detail *d)
 		if (info.nr_map_ids < nr)
 			nr = info.nr_map_ids;
 		for (__u32 i = 0; i < nr; i++) {
-			struct bpf_map_info mi = {};
-			__u32 mlen = sizeof(mi);
-			int mfd = bpf_map_get_fd_by_id(ids[i]);
 			struct prog_map_ref *m = &d->maps[d->nr_maps++];
+			struct bpf_map_info mi;
 
 			m->id = ids[i];
-			if (mfd < 0)
-				continue;
-			if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen)) {
+			if (!map_info_by_id(ids[i], &mi)) {
 				m->type = mi.type;
 				snprintf(m->name, sizeof(m->name), "%s", mi.name);
 			}
-			close(mfd);
 		}
 	}
 	err = find_links(id, d);

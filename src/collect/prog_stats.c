@@ -18,6 +18,8 @@
 #pragma GCC diagnostic ignored "-Wpointer-arith"
 #include "prog_stats.lskel.h"
 #pragma GCC diagnostic pop
+#include "util/bpf_prog.h"
+#include "util/grow.h"
 
 struct prog_stats_iter {
 	struct prog_stats_bpf *skel;
@@ -82,8 +84,6 @@ static int possible_cpus(uint32_t *cpus, size_t max)
 int prog_stats_iter__open(struct prog_stats_iter **out)
 {
 	struct prog_stats_iter *it;
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
 	int n, err;
 
 	*out = NULL;
@@ -118,9 +118,7 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 		err = -errno;
 		goto fail;
 	}
-	if (!bpf_obj_get_info_by_fd(it->skel->progs.ebpftop_progs.prog_fd,
-				    &info, &len))
-		it->prog_id = info.id;
+	it->prog_id = prog_id_of_fd(it->skel->progs.ebpftop_progs.prog_fd);
 	/* A first read proves the per-CPU offsets can be learnt here. */
 	err = prog_stats_iter__read(it, &(const struct prog_stats_entry *){ NULL },
 				    &(size_t){ 0 });
@@ -164,17 +162,9 @@ int prog_stats_iter__read(struct prog_stats_iter *it,
 	for (;;) {
 		size_t room;
 
-		if (it->cap - it->n < 256) {
-			size_t cap = it->cap ? it->cap * 2 : 1024;
-			struct prog_stats_entry *e = realloc(it->e, cap * sizeof(*e));
-
-			if (!e) {
-				err = -ENOMEM;
-				break;
-			}
-			it->e = e;
-			it->cap = cap;
-		}
+		err = ARRAY_GROW(it->e, it->cap, it->n + 256, 1024);
+		if (err)
+			break;
 		room = (it->cap - it->n) * sizeof(*it->e);
 		r = read(fd, it->e + it->n, room);
 		if (r < 0 && errno == EINTR)

@@ -22,6 +22,7 @@
 #include "util/bpf_prog.h"
 #include "util/clock.h"
 #include "util/quiet.h"
+#include "util/grow.h"
 
 /*
  * Three ways to sample every program, the first that works here:
@@ -143,15 +144,8 @@ void prog_table__free(struct prog_table *t)
 
 static int ids_push(struct prog_table *t, uint32_t id, int64_t refcnt)
 {
-	if (t->nids == t->ids_cap) {
-		size_t cap = t->ids_cap ? t->ids_cap * 2 : 256;
-		struct prog_iter_entry *n = realloc(t->ids, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		t->ids = n;
-		t->ids_cap = cap;
-	}
+	if (ARRAY_GROW(t->ids, t->ids_cap, t->nids + 1, 256))
+		return -ENOMEM;
 	t->ids[t->nids++] = (struct prog_iter_entry){ .id = id, .refcnt = refcnt };
 	return 0;
 }

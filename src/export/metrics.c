@@ -47,6 +47,72 @@ static void globals(struct om_writer *w, const struct snapshot *snap,
 	}
 }
 
+/* A sample of the current family labelled with the program it is about. */
+static void id_sample(struct om_writer *w, uint32_t id)
+{
+	om_sample(w);
+	om_label_u64(w, "prog_id", id);
+}
+
+static void v_runs(struct om_writer *w, const struct prog_row *r)
+{
+	id_sample(w, r->s->id);
+	om_value_u64(w, r->s->run_cnt);
+}
+
+static void v_run_time(struct om_writer *w, const struct prog_row *r)
+{
+	id_sample(w, r->s->id);
+	om_value_ns_as_s(w, r->s->run_time_ns);
+}
+
+static void v_recursion(struct om_writer *w, const struct prog_row *r)
+{
+	id_sample(w, r->s->id);
+	om_value_u64(w, r->s->recursion_misses);
+}
+
+static void v_regressed(struct om_writer *w, const struct prog_row *r)
+{
+	id_sample(w, r->s->id);
+	om_value_u64(w, r->reg.active ? 1 : 0);
+}
+
+static void v_baseline(struct om_writer *w, const struct prog_row *r)
+{
+	/* Absent while the detector learns. */
+	if (isnan(r->reg.baseline_ns))
+		return;
+	id_sample(w, r->s->id);
+	om_value_double(w, r->reg.baseline_ns / 1e9);
+}
+
+/* The per-program families with one sample a program, labelled prog_id. */
+static const struct prog_family {
+	const char *name;
+	enum om_type type;
+	const char *unit;
+	const char *help;
+	/* Writes the row's sample, if it has one. */
+	void (*value)(struct om_writer *w, const struct prog_row *r);
+} prog_families[] = {
+	{ "ebpftop_program_runs", OM_COUNTER, NULL,
+	  "Runs of the program counted by the kernel while BPF stats were on (run_cnt)",
+	  v_runs },
+	{ "ebpftop_program_run_time_seconds", OM_COUNTER, "seconds",
+	  "Time spent in the program counted by the kernel while BPF stats were on (run_time_ns)",
+	  v_run_time },
+	{ "ebpftop_program_recursion_misses", OM_COUNTER, NULL,
+	  "Runs the kernel skipped because the program was already running on that CPU",
+	  v_recursion },
+	{ "ebpftop_program_regressed", OM_GAUGE, NULL,
+	  "1 while the regression detector flags the program's cost per run, 0 otherwise",
+	  v_regressed },
+	{ "ebpftop_program_regression_baseline_seconds", OM_GAUGE, "seconds",
+	  "Cost per run the regression detector has learnt as normal (absent while it learns)",
+	  v_baseline },
+};
+
 static void programs(struct om_writer *w, const struct snapshot *snap)
 {
 	om_family(w, "ebpftop_program", OM_INFO, NULL,
@@ -55,62 +121,20 @@ static void programs(struct om_writer *w, const struct snapshot *snap)
 	for (size_t i = 0; i < snap->nr_rows; i++) {
 		const struct prog_sample *s = snap->rows[i].s;
 
-		om_sample(w);
-		om_label_u64(w, "prog_id", s->id);
+		id_sample(w, s->id);
 		om_label(w, "prog_name", s->name);
 		om_label(w, "prog_type", s->type_name ? s->type_name : "unknown");
 		om_label(w, "tag", s->tag);
 		om_value_u64(w, 1);
 	}
 
-	om_family(w, "ebpftop_program_runs", OM_COUNTER, NULL,
-		  "Runs of the program counted by the kernel while BPF stats were on (run_cnt)",
-		  true);
-	for (size_t i = 0; i < snap->nr_rows; i++) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", snap->rows[i].s->id);
-		om_value_u64(w, snap->rows[i].s->run_cnt);
-	}
+	for (size_t f = 0; f < sizeof(prog_families) / sizeof(*prog_families);
+	     f++) {
+		const struct prog_family *pf = &prog_families[f];
 
-	om_family(w, "ebpftop_program_run_time_seconds", OM_COUNTER, "seconds",
-		  "Time spent in the program counted by the kernel while BPF stats were on (run_time_ns)",
-		  true);
-	for (size_t i = 0; i < snap->nr_rows; i++) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", snap->rows[i].s->id);
-		om_value_ns_as_s(w, snap->rows[i].s->run_time_ns);
-	}
-
-	om_family(w, "ebpftop_program_recursion_misses", OM_COUNTER, NULL,
-		  "Runs the kernel skipped because the program was already running on that CPU",
-		  true);
-	for (size_t i = 0; i < snap->nr_rows; i++) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", snap->rows[i].s->id);
-		om_value_u64(w, snap->rows[i].s->recursion_misses);
-	}
-
-	om_family(w, "ebpftop_program_regressed", OM_GAUGE, NULL,
-		  "1 while the regression detector flags the program's cost per run, 0 otherwise",
-		  true);
-	for (size_t i = 0; i < snap->nr_rows; i++) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", snap->rows[i].s->id);
-		om_value_u64(w, snap->rows[i].reg.active ? 1 : 0);
-	}
-
-	om_family(w, "ebpftop_program_regression_baseline_seconds", OM_GAUGE,
-		  "seconds",
-		  "Cost per run the regression detector has learnt as normal (absent while it learns)",
-		  true);
-	for (size_t i = 0; i < snap->nr_rows; i++) {
-		double b = snap->rows[i].reg.baseline_ns;
-
-		if (isnan(b))
-			continue;
-		om_sample(w);
-		om_label_u64(w, "prog_id", snap->rows[i].s->id);
-		om_value_double(w, b / 1e9);
+		om_family(w, pf->name, pf->type, pf->unit, pf->help, true);
+		for (size_t i = 0; i < snap->nr_rows; i++)
+			pf->value(w, &snap->rows[i]);
 	}
 
 	om_family(w, "ebpftop_program_owner", OM_INFO, NULL,
@@ -126,8 +150,7 @@ static void programs(struct om_writer *w, const struct snapshot *snap)
 			comm[PROG_COMM_LEN] = '\0';
 			if (comm_seen(s, o, comm))
 				continue;
-			om_sample(w);
-			om_label_u64(w, "prog_id", s->id);
+			id_sample(w, s->id);
 			om_label(w, "comm", comm);
 			om_value_u64(w, 1);
 		}
@@ -139,23 +162,20 @@ static void profile(struct om_writer *w, const struct profile_report *p)
 	om_family(w, "ebpftop_profile_runs", OM_COUNTER, NULL,
 		  "Runs of the profiled program seen by the profiler since it attached",
 		  false);
-	om_sample(w);
-	om_label_u64(w, "prog_id", p->id);
+	id_sample(w, p->id);
 	om_value_u64(w, p->runs);
 
 	om_family(w, "ebpftop_profile_partial_runs", OM_COUNTER, NULL,
 		  "Profiled runs whose counters were not measured in full (left out of the event counts)",
 		  false);
-	om_sample(w);
-	om_label_u64(w, "prog_id", p->id);
+	id_sample(w, p->id);
 	om_value_u64(w, p->partial_runs);
 
 	om_family(w, "ebpftop_profile_events", OM_COUNTER, NULL,
 		  "Hardware or software event counts over the fully measured runs of the profiled program",
 		  false);
 	for (size_t i = 0; i < p->nr_events && i < PROFILE_MAX_EVENTS; i++) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", p->id);
+		id_sample(w, p->id);
 		om_label(w, "event", p->ev[i].name);
 		om_value_u64(w, p->ev[i].total);
 	}
@@ -166,8 +186,7 @@ static void profile(struct om_writer *w, const struct profile_report *p)
 	for (size_t i = 0; i < p->nr_events && i < PROFILE_MAX_EVENTS; i++) {
 		if (isnan(p->ev[i].enabled_pct))
 			continue;
-		om_sample(w);
-		om_label_u64(w, "prog_id", p->id);
+		id_sample(w, p->id);
 		om_label(w, "event", p->ev[i].name);
 		om_value_double(w, p->ev[i].enabled_pct / 100.0);
 	}
@@ -176,8 +195,7 @@ static void profile(struct om_writer *w, const struct profile_report *p)
 		  "Calibrated time the profiler adds to each run of the profiled program",
 		  false);
 	if (!isnan(p->overhead_ns_per_run)) {
-		om_sample(w);
-		om_label_u64(w, "prog_id", p->id);
+		id_sample(w, p->id);
 		om_value_double(w, p->overhead_ns_per_run / 1e9);
 	}
 }
@@ -190,15 +208,13 @@ static void hot(struct om_writer *w, const struct hot_report *h)
 	om_family(w, "ebpftop_hot_window_seconds", OM_GAUGE, "seconds",
 		  "Time the hot-lines sample counts cover (a rolling window, or since sampling began)",
 		  false);
-	om_sample(w);
-	om_label_u64(w, "prog_id", h->id);
+	id_sample(w, h->id);
 	om_value_double(w, h->window_s);
 
 	om_family(w, "ebpftop_hot_samples", OM_GAUGE, NULL,
 		  "Samples that landed in the sampled program or in what it called, over the window",
 		  false);
-	om_sample(w);
-	om_label_u64(w, "prog_id", h->id);
+	id_sample(w, h->id);
 	om_value_u64(w, h->samples_in_prog);
 
 	om_family(w, "ebpftop_hot_line_ratio", OM_GAUGE, NULL,
@@ -207,8 +223,7 @@ static void hot(struct om_writer *w, const struct hot_report *h)
 	for (size_t i = 0; i < h->nr_lines && i < METRICS_HOT_LINES; i++) {
 		const struct hot_report_line *l = &h->lines[i];
 
-		om_sample(w);
-		om_label_u64(w, "prog_id", h->id);
+		id_sample(w, h->id);
 		om_label(w, "file", l->file ? hot_basename(l->file) : "");
 		om_label_u64(w, "line", l->line);
 		om_label(w, "subprog", l->subprog ? l->subprog : "");

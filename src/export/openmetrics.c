@@ -350,14 +350,22 @@ void om_sample(struct om_writer *w)
 	w->labels_open = false;
 }
 
-void om_label(struct om_writer *w, const char *name, const char *value)
+/* Open label @name up to its value's opening quote; false: write nothing. */
+static bool label_begin(struct om_writer *w, const char *name)
 {
 	if (w->overflow)
-		return;
+		return false;
 	om_buf_putc(&w->body, w->labels_open ? ',' : '{');
 	w->labels_open = true;
 	om_buf_puts(&w->body, name);
 	om_buf_put(&w->body, "=\"", 2);
+	return true;
+}
+
+void om_label(struct om_writer *w, const char *name, const char *value)
+{
+	if (!label_begin(w, name))
+		return;
 	/* Label values escape the same way in both formats. */
 	om_escape(&w->body, value ? value : "", false, OM_FORMAT_OPENMETRICS);
 	om_buf_putc(&w->body, '"');
@@ -365,12 +373,8 @@ void om_label(struct om_writer *w, const char *name, const char *value)
 
 void om_label_u64(struct om_writer *w, const char *name, uint64_t value)
 {
-	if (w->overflow)
+	if (!label_begin(w, name))
 		return;
-	om_buf_putc(&w->body, w->labels_open ? ',' : '{');
-	w->labels_open = true;
-	om_buf_puts(&w->body, name);
-	om_buf_put(&w->body, "=\"", 2);
 	om_buf_u64(&w->body, value);
 	om_buf_putc(&w->body, '"');
 }

@@ -69,38 +69,29 @@ void hot_print_json(struct jw *w, const struct hot_report *r)
 		return;
 	}
 	jw_begin_object(w);
-	jw_uint_field(w, "id", r->id);
-	jw_string_field(w, "event", r->event);
-	jw_uint_field(w, "freq_hz", r->freq_hz);
-	jw_double_field(w, "window_s", round(r->window_s * 1000.0) / 1000.0);
-	jw_uint_field(w, "samples_total", r->samples_total);
-	jw_uint_field(w, "samples_in_prog", r->samples_in_prog);
+	JW_FIELDS(w, JW_U("id", r->id), JW_S("event", r->event),
+		  JW_U("freq_hz", r->freq_hz),
+		  JW_D("window_s", round(r->window_s * 1000.0) / 1000.0),
+		  JW_U("samples_total", r->samples_total),
+		  JW_U("samples_in_prog", r->samples_in_prog));
 	jw_key(w, "lines");
 	jw_begin_array(w);
 	for (size_t i = 0; i < r->nr_lines; i++) {
 		const struct hot_report_line *l = &r->lines[i];
 
-		jw_begin_object(w);
-		jw_string_field(w, "file", l->file);
-		jw_uint_field(w, "line", l->line);
-		jw_uint_field(w, "col", l->col);
-		jw_string_field(w, "source", l->source);
-		jw_string_field(w, "subprog", l->subprog);
-		jw_uint_field(w, "samples", l->samples);
-		jw_double_field(w, "pct", l->pct);
-		jw_uint_field(w, "helper_samples", l->helper_samples);
-		jw_end_object(w);
+		JW_OBJECT(w, JW_S("file", l->file), JW_U("line", l->line),
+			  JW_U("col", l->col), JW_S("source", l->source),
+			  JW_S("subprog", l->subprog),
+			  JW_U("samples", l->samples), JW_D("pct", l->pct),
+			  JW_U("helper_samples", l->helper_samples));
 	}
 	jw_end_array(w);
 	jw_key(w, "subprogs");
 	jw_begin_array(w);
-	for (size_t i = 0; i < r->nr_subprogs; i++) {
-		jw_begin_object(w);
-		jw_string_field(w, "name", r->subprogs[i].name);
-		jw_uint_field(w, "samples", r->subprogs[i].samples);
-		jw_double_field(w, "pct", r->subprogs[i].pct);
-		jw_end_object(w);
-	}
+	for (size_t i = 0; i < r->nr_subprogs; i++)
+		JW_OBJECT(w, JW_S("name", r->subprogs[i].name),
+			  JW_U("samples", r->subprogs[i].samples),
+			  JW_D("pct", r->subprogs[i].pct));
 	jw_end_array(w);
 	jw_end_object(w);
 }

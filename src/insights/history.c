@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "insights/history.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -129,15 +130,8 @@ static int insert(struct history *h, struct hprog *p)
 {
 	size_t i;
 
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 64;
-		struct hprog **n = realloc(h->p, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		h->p = n;
-		h->cap = cap;
-	}
+	if (ARRAY_GROW(h->p, h->cap, h->n + 1, 64))
+		return -ENOMEM;
 	i = lower_bound(h, p->id);
 	memmove(&h->p[i + 1], &h->p[i], (h->n - i) * sizeof(*h->p));
 	h->p[i] = p;

@@ -20,14 +20,11 @@ void insights_json_isa(struct jw *w, const struct prog_insights *p)
 		return;
 	}
 	jw_begin_object(w);
-	jw_string_field(w, "level", isa_level_str(p->isa.level));
-	jw_uint_field(w, "insns", p->isa.insns);
+	JW_FIELDS(w, JW_S("level", isa_level_str(p->isa.level)),
+		  JW_U("insns", p->isa.insns));
 	jw_key(w, "needs");
-	jw_begin_object(w);
-	jw_uint_field(w, "v2", p->isa.needs[2]);
-	jw_uint_field(w, "v3", p->isa.needs[3]);
-	jw_uint_field(w, "v4", p->isa.needs[4]);
-	jw_end_object(w);
+	JW_OBJECT(w, JW_U("v2", p->isa.needs[2]), JW_U("v3", p->isa.needs[3]),
+		  JW_U("v4", p->isa.needs[4]));
 	jw_uint_field(w, "kernel", p->isa.kernel);
 	jw_end_object(w);
 }
@@ -40,12 +37,9 @@ void insights_json_subprogs(struct jw *w, const struct prog_insights *p)
 	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
 		const struct insight_subprog *s = &p->subprogs[i];
 
-		jw_begin_object(w);
-		jw_string_field(w, "name", s->name);
-		jw_uint_field(w, "insns", s->insns);
-		jw_uint_field(w, "jited_bytes", s->jited_len);
-		jw_uint_field(w, "calls", s->calls);
-		jw_end_object(w);
+		JW_OBJECT(w, JW_S("name", s->name), JW_U("insns", s->insns),
+			  JW_U("jited_bytes", s->jited_len),
+			  JW_U("calls", s->calls));
 	}
 	jw_end_array(w);
 }
@@ -61,14 +55,11 @@ void insights_json_helpers(struct jw *w, const struct prog_insights *p)
 	if (!readable(w, p))
 		return;
 	jw_begin_array(w);
-	for (uint32_t i = 0; i < p->nr_calls; i++) {
-		jw_begin_object(w);
-		jw_string_field(w, "name", p->calls[i].name);
-		jw_uint_field(w, "calls", p->calls[i].calls);
-		jw_string_field(w, "kind", p->calls[i].kind == INSIGHT_KFUNC ?
-						   "kfunc" : "helper");
-		jw_end_object(w);
-	}
+	for (uint32_t i = 0; i < p->nr_calls; i++)
+		JW_OBJECT(w, JW_S("name", p->calls[i].name),
+			  JW_U("calls", p->calls[i].calls),
+			  JW_S("kind", p->calls[i].kind == INSIGHT_KFUNC ?
+					       "kfunc" : "helper"));
 	jw_end_array(w);
 }
 
@@ -80,14 +71,12 @@ void insights_json_maps(struct jw *w, const struct prog_insights *p)
 	for (uint32_t i = 0; i < p->nr_maps; i++) {
 		const struct insight_map *m = &p->maps[i];
 
-		jw_begin_object(w);
-		jw_uint_field(w, "id", m->id);
-		jw_string_field(w, "name", m->name[0] ? m->name : NULL);
-		jw_string_field(w, "type", m->type_name);
-		jw_uint_field(w, "key_size", m->key_size);
-		jw_uint_field(w, "value_size", m->value_size);
-		jw_uint_field(w, "max_entries", m->max_entries);
-		jw_end_object(w);
+		JW_OBJECT(w, JW_U("id", m->id),
+			  JW_S("name", m->name[0] ? m->name : NULL),
+			  JW_S("type", m->type_name),
+			  JW_U("key_size", m->key_size),
+			  JW_U("value_size", m->value_size),
+			  JW_U("max_entries", m->max_entries));
 	}
 	jw_end_array(w);
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "insights/reader_impl.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,20 +18,13 @@
 
 static const char *intern(struct insights *in, const char *s)
 {
-	char **n, *d;
+	char *d;
 
 	for (size_t i = 0; i < in->nr_names; i++)
 		if (!strcmp(in->names[i], s))
 			return in->names[i];
-	if (in->nr_names == in->cap_names) {
-		size_t cap = in->cap_names ? in->cap_names * 2 : 64;
-
-		n = realloc(in->names, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		in->names = n;
-		in->cap_names = cap;
-	}
+	if (ARRAY_GROW(in->names, in->cap_names, in->nr_names + 1, 64))
+		return NULL;
 	d = strdup(s);
 	if (!d)
 		return NULL;
@@ -195,19 +189,10 @@ static struct ksym *find_sym(const struct insights *in, uint64_t addr)
 
 int insights_syms_add(struct insights *in, uint64_t addr)
 {
-	struct ksym *n;
-
 	if (find_sym(in, addr))
 		return 0;
-	if (in->nr_syms == in->cap_syms) {
-		size_t cap = in->cap_syms ? in->cap_syms * 2 : 64;
-
-		n = realloc(in->syms, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		in->syms = n;
-		in->cap_syms = cap;
-	}
+	if (ARRAY_GROW(in->syms, in->cap_syms, in->nr_syms + 1, 64))
+		return -ENOMEM;
 	in->syms[in->nr_syms++] = (struct ksym){ .addr = addr };
 	qsort(in->syms, in->nr_syms, sizeof(*in->syms), cmp_ksym);
 	return 0;

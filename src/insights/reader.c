@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include <linux/btf.h>
 
+#include "util/bpf_prog.h"
 #include "util/quiet.h"
 
 #define PAGE_SZ 4096u
@@ -112,26 +113,21 @@ static void read_maps(const uint32_t *ids, uint32_t n, struct prog_insights *p)
 	if (!p->maps)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
-		struct bpf_map_info mi = {};
-		__u32 len = sizeof(mi);
 		struct insight_map *m = &p->maps[p->nr_maps];
-		int fd = bpf_map_get_fd_by_id(ids[i]);
+		struct bpf_map_info mi;
 
-		if (fd < 0)
+		if (map_info_by_id(ids[i], &mi))
 			continue;	/* gone meanwhile */
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
-			m->id = ids[i];
-			m->type = mi.type;
-			m->type_name = libbpf_bpf_map_type_str(mi.type);
-			if (!m->type_name)
-				m->type_name = "unknown";
-			snprintf(m->name, sizeof(m->name), "%s", mi.name);
-			m->key_size = mi.key_size;
-			m->value_size = mi.value_size;
-			m->max_entries = mi.max_entries;
-			p->nr_maps++;
-		}
-		close(fd);
+		m->id = ids[i];
+		m->type = mi.type;
+		m->type_name = libbpf_bpf_map_type_str(mi.type);
+		if (!m->type_name)
+			m->type_name = "unknown";
+		snprintf(m->name, sizeof(m->name), "%s", mi.name);
+		m->key_size = mi.key_size;
+		m->value_size = mi.value_size;
+		m->max_entries = mi.max_entries;
+		p->nr_maps++;
 	}
 }
 

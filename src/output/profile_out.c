@@ -13,33 +13,26 @@ void profile_print_json(struct jw *w, const struct profile_report *r)
 		return;
 	}
 	jw_begin_object(w);
-	jw_uint_field(w, "id", r->id);
-	jw_uint_field(w, "runs", r->runs);
-	jw_uint_field(w, "partial_runs", r->partial_runs);
+	JW_FIELDS(w, JW_U("id", r->id), JW_U("runs", r->runs),
+		  JW_U("partial_runs", r->partial_runs));
 	jw_key(w, "events");
 	jw_begin_array(w);
 	for (size_t i = 0; i < r->nr_events && i < PROFILE_MAX_EVENTS; i++) {
 		const struct profile_event *e = &r->ev[i];
 
-		jw_begin_object(w);
-		jw_string_field(w, "name", e->name);
-		jw_uint_field(w, "total", e->total);
-		jw_double_field(w, "per_run", e->per_run);
-		jw_double_field(w, "enabled_pct", e->enabled_pct);
-		jw_end_object(w);
+		JW_OBJECT(w, JW_S("name", e->name), JW_U("total", e->total),
+			  JW_D("per_run", e->per_run),
+			  JW_D("enabled_pct", e->enabled_pct));
 	}
 	jw_end_array(w);
 	jw_key(w, "topdown");
-	if (r->has_topdown) {
-		jw_begin_object(w);
-		jw_double_field(w, "retiring", r->td.retiring);
-		jw_double_field(w, "bad_speculation", r->td.bad_speculation);
-		jw_double_field(w, "frontend_bound", r->td.frontend_bound);
-		jw_double_field(w, "backend_bound", r->td.backend_bound);
-		jw_end_object(w);
-	} else {
+	if (r->has_topdown)
+		JW_OBJECT(w, JW_D("retiring", r->td.retiring),
+			  JW_D("bad_speculation", r->td.bad_speculation),
+			  JW_D("frontend_bound", r->td.frontend_bound),
+			  JW_D("backend_bound", r->td.backend_bound));
+	else
 		jw_null(w);
-	}
 	jw_double_field(w, "overhead_ns_per_run", r->overhead_ns_per_run);
 	jw_end_object(w);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -18,6 +19,20 @@ uint32_t prog_id_of_fd(int fd)
 	__u32 len = sizeof(info);
 
 	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.id : 0;
+}
+
+int map_info_by_id(uint32_t id, struct bpf_map_info *mi)
+{
+	__u32 len = sizeof(*mi);
+	int fd = bpf_map_get_fd_by_id(id), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	memset(mi, 0, sizeof(*mi));
+	if (bpf_obj_get_info_by_fd(fd, mi, &len))
+		err = -errno;
+	close(fd);
+	return err;
 }
 
 int prog_fd_by_id(uint32_t id, char *msg, size_t len)

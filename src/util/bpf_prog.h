@@ -10,6 +10,9 @@
 /* The id of the program behind @fd; 0 if @fd is not one (or < 0). */
 uint32_t prog_id_of_fd(int fd);
 
+/* The info of map @id in @mi: 0, or a negative errno (gone, not allowed). */
+int map_info_by_id(uint32_t id, struct bpf_map_info *mi);
+
 /*
  * Open program @id: an fd, or a negative errno with the reason in @msg
  * (may be NULL) in words the user can act on.

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "util/json_writer.h"
+#include "util/decimal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -59,39 +60,12 @@ static inline void done(struct jw *w)
 		flush(w);
 }
 
-/* "00" to "99": two digits per division. */
-static const char digits2[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-/* @v in decimal at the end of @end's buffer; returns where it starts. */
-static char *u64_digits(char *end, uint64_t v)
-{
-	while (v >= 100) {
-		end -= 2;
-		memcpy(end, digits2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		end -= 2;
-		memcpy(end, digits2 + 2 * v, 2);
-	} else {
-		*--end = (char)('0' + v);
-	}
-	return end;
-}
-
 /* @v in decimal, written without printf. */
 static void put_u64(struct jw *w, uint64_t v)
 {
 	char *p = room(w, 20);
-	size_t n = 1;
 
-	for (uint64_t t = v; t >= 10; t /= 10)
-		n++;
-	u64_digits(p + n, v);
-	w->len += n;
+	w->len += (size_t)(dec_u64(p, v) - p);
 }
 
 void jw_init(struct jw *w, FILE *f)
@@ -356,7 +330,7 @@ static size_t put_g15(char *out, double v)
 		if (++x > 14)	/* 1e+15: exponent form */
 			return 0;
 	}
-	u64_digits(dig + 15, q);
+	dec_u64_end(dig + 15, q);
 	for (nd = 15; dig[nd - 1] == '0'; nd--)
 		;
 	if (signbit(v))
@@ -446,4 +420,32 @@ void jw_bool_field(struct jw *w, const char *key, bool v)
 {
 	jw_key(w, key);
 	jw_bool(w, v);
+}
+
+void jw_fields(struct jw *w, const struct jw_field *f)
+{
+	for (; f->key; f++) {
+		jw_key(w, f->key);
+		switch (f->kind) {
+		case JW_KIND_STRING:
+			jw_string(w, f->v.s);
+			break;
+		case JW_KIND_UINT:
+			jw_uint(w, f->v.u);
+			break;
+		case JW_KIND_DOUBLE:
+			jw_double(w, f->v.d);
+			break;
+		case JW_KIND_BOOL:
+			jw_bool(w, f->v.b);
+			break;
+		}
+	}
+}
+
+void jw_object(struct jw *w, const struct jw_field *f)
+{
+	jw_begin_object(w);
+	jw_fields(w, f);
+	jw_end_object(w);
 }

@@ -46,4 +46,37 @@ void jw_uint_field(struct jw *w, const char *key, uint64_t v);
 void jw_double_field(struct jw *w, const char *key, double v);
 void jw_bool_field(struct jw *w, const char *key, bool v);
 
+/*
+ * Several keys and values in one call, for the records every writer
+ * writes: JW_OBJECT(w, JW_U("id", id), JW_S("name", name)) writes
+ * {"id":...,"name":...}; JW_FIELDS() writes the same keys and values into
+ * the object already open.
+ */
+enum jw_kind { JW_KIND_STRING, JW_KIND_UINT, JW_KIND_DOUBLE, JW_KIND_BOOL };
+
+struct jw_field {
+	const char *key;	/* NULL ends a list */
+	enum jw_kind kind;
+	union {
+		const char *s;
+		uint64_t u;
+		double d;
+		bool b;
+	} v;
+};
+
+#define JW_S(k, x) { .key = (k), .kind = JW_KIND_STRING, .v.s = (x) }
+#define JW_U(k, x) { .key = (k), .kind = JW_KIND_UINT, .v.u = (x) }
+#define JW_D(k, x) { .key = (k), .kind = JW_KIND_DOUBLE, .v.d = (x) }
+#define JW_B(k, x) { .key = (k), .kind = JW_KIND_BOOL, .v.b = (x) }
+
+/* The fields of @f up to the one whose key is NULL. */
+void jw_fields(struct jw *w, const struct jw_field *f);
+void jw_object(struct jw *w, const struct jw_field *f);
+
+#define JW_FIELDS(w, ...) \
+	jw_fields((w), (const struct jw_field[]){ __VA_ARGS__, { .key = NULL } })
+#define JW_OBJECT(w, ...) \
+	jw_object((w), (const struct jw_field[]){ __VA_ARGS__, { .key = NULL } })
+
 #endif
