@@ -5,7 +5,8 @@
  * any collection that visits every program. Prints
  * "<programs> <median cpu us per read> <min cpu us>" over PASSES reads
  * (default 31), CPU time being the thread's user+system time around
- * bpf_iter_create(), read() and close().
+ * bpf_iter_create(), read() and close(), then the same two figures again
+ * with the kernel's run-time stats on (as ebpftop has them).
  *
  *   iter_floor [PASSES]
  */
@@ -36,22 +37,49 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Median and minimum CPU us of @passes reads into @us; -errno on error. */
+static int measure(struct count_progs_bpf *skel, struct bpf_link *link,
+		   unsigned long passes, double *us, unsigned long long *seen)
+{
+	char buf[64];
+
+	for (unsigned long i = 0; i < passes; i++) {
+		double t0 = thread_cpu_us();
+		unsigned long long before = skel->bss->visited;
+		int fd = bpf_iter_create(bpf_link__fd(link));
+		ssize_t r;
+
+		if (fd < 0)
+			return -errno;
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			;
+		close(fd);
+		us[i] = thread_cpu_us() - t0;
+		if (r < 0)
+			return -errno;
+		*seen = skel->bss->visited - before;
+	}
+	qsort(us, passes, sizeof(*us), cmp_double);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct count_progs_bpf *skel;
 	struct bpf_link *link;
 	unsigned long passes = 31;
-	unsigned long long before;
-	double *us;
-	char buf[64];
+	unsigned long long seen = 0;
+	double *off, *on;
+	int stats_fd, err;
 
 	if (argc > 2 || (argc == 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
 		fprintf(stderr, "usage: iter_floor [PASSES]\n");
 		return 2;
 	}
-	us = calloc(passes, sizeof(*us));
+	off = calloc(passes, sizeof(*off));
+	on = calloc(passes, sizeof(*on));
 	skel = count_progs_bpf__open_and_load();
-	if (!us || !skel) {
+	if (!off || !on || !skel) {
 		fprintf(stderr, "iter_floor: cannot load the iterator: %s\n",
 			strerror(errno));
 		return 1;
@@ -62,30 +90,31 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	for (unsigned long i = 0; i < passes; i++) {
-		double t0 = thread_cpu_us();
-		int fd = bpf_iter_create(bpf_link__fd(link));
-		ssize_t r;
-
-		if (fd < 0) {
-			fprintf(stderr, "iter_floor: %s\n", strerror(errno));
+	/*
+	 * As the system has it (off, unless another tool turned them on),
+	 * then with run-time stats on, as ebpftop reads: with them on, the
+	 * kernel times every run of the iterator program too.
+	 */
+	err = measure(skel, link, passes, off, &seen);
+	if (!err) {
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			fprintf(stderr, "iter_floor: cannot enable stats: %s\n",
+				strerror(errno));
 			return 1;
 		}
-		before = skel->bss->visited;
-		while ((r = read(fd, buf, sizeof(buf))) > 0)
-			;
-		close(fd);
-		us[i] = thread_cpu_us() - t0;
-		if (r < 0) {
-			fprintf(stderr, "iter_floor: read: %s\n", strerror(errno));
-			return 1;
-		}
+		err = measure(skel, link, passes, on, &seen);
+		close(stats_fd);
 	}
-	qsort(us, passes, sizeof(*us), cmp_double);
-	printf("%llu %.1f %.1f\n", skel->bss->visited - before, us[passes / 2],
-	       us[0]);
+	if (err) {
+		fprintf(stderr, "iter_floor: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("%llu %.1f %.1f %.1f %.1f\n", seen, off[passes / 2], off[0],
+	       on[passes / 2], on[0]);
 	bpf_link__destroy(link);
 	count_progs_bpf__destroy(skel);
-	free(us);
+	free(off);
+	free(on);
 	return 0;
 }
