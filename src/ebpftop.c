@@ -167,14 +167,18 @@ int main(int argc, char **argv)
 		/* Event names are usage: a bad one stops us before anything starts. */
 		struct event_set set;
 
-		if (events_parse(opts.events, &set, msg, sizeof(msg))) {
+		err = events_parse(opts.events, &set, msg, sizeof(msg));
+		if (err) {
 			fprintf(stderr, "ebpftop: --events: %s\n", msg);
-			return 2;
+			return err == -ELIBACC ? 1 : 2;	/* no libpfm4 here */
 		}
 	}
-	if (opts.sample_event && hot_event_check(opts.sample_event, msg, sizeof(msg))) {
-		fprintf(stderr, "ebpftop: --sample-event: %s\n", msg);
-		return 2;
+	if (opts.sample_event) {
+		err = hot_event_check(opts.sample_event, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "ebpftop: --sample-event: %s\n", msg);
+			return err == -ELIBACC ? 1 : 2;
+		}
 	}
 
 	if (opts.bench)

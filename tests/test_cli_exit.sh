@@ -11,28 +11,9 @@ set -u
 tmp=$(mktemp -d /tmp/ebpftop-cli-exit.XXXXXX) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
-# usage_error NAME-REGEX ARGS...: exit 2, one line on stderr matching
-# NAME-REGEX (the option), nothing on stdout.
+# usage_error NAME-ERE ARGS...: exit 2, one line naming the option.
 usage_error() {
-	local name=$1 code lines
-
-	shift
-	run_timeout 10 "$EBPFTOP" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	code=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$code" != 2 ]; then
-		fail "ebpftop $*: exit $code, want 2 ($(head -c 300 "$tmp/err"))"
-	elif [ "$lines" != 1 ]; then
-		fail "ebpftop $*: $lines lines on stderr, want 1: $(head -c 300 "$tmp/err")"
-	elif ! grep -qE -- "$name" "$tmp/err"; then
-		fail "ebpftop $*: message does not name the option ($name): $(cat "$tmp/err")"
-	elif ! grep -q '^ebpftop: ' "$tmp/err"; then
-		fail "ebpftop $*: message does not start with 'ebpftop: ': $(cat "$tmp/err")"
-	elif [ -s "$tmp/out" ]; then
-		fail "ebpftop $*: wrote to stdout on bad usage"
-	else
-		ok "ebpftop $* -> 2: $(cat "$tmp/err")"
-	fi
+	expect_exit 2 "$@"
 }
 
 # ---- bad usage: exit 2 (no root needed: nothing touches the kernel) ---------

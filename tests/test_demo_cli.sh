@@ -11,45 +11,21 @@ set -u
 tmp=$(mktemp -d /tmp/ebpftop-demo-cli.XXXXXX) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
-# expect CODE NAME-REGEX ARGS...: ebpftop ARGS (run under the command in
-# the array $wrap, if any) exits CODE, with one line on stderr matching
-# NAME-REGEX and starting with "ebpftop: ", and nothing on stdout.
 wrap=()
-expect() {
-	local want=$1 name=$2 code lines
-
-	shift 2
-	run_timeout 20 "${wrap[@]}" "$EBPFTOP" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	code=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$code" != "$want" ]; then
-		fail "ebpftop $*: exit $code, want $want ($(head -c 300 "$tmp/err"))"
-	elif [ "$lines" != 1 ]; then
-		fail "ebpftop $*: $lines lines on stderr, want 1: $(head -c 300 "$tmp/err")"
-	elif ! grep -qE -- "$name" "$tmp/err"; then
-		fail "ebpftop $*: message does not name $name: $(cat "$tmp/err")"
-	elif ! grep -q '^ebpftop: ' "$tmp/err"; then
-		fail "ebpftop $*: message does not start with 'ebpftop: ': $(cat "$tmp/err")"
-	elif [ -s "$tmp/out" ]; then
-		fail "ebpftop $*: wrote to stdout"
-	else
-		ok "ebpftop $* -> $want: $(cat "$tmp/err")"
-	fi
-}
 
 # ---- bad usage: exit 2, before anything touches the kernel -------------------
 for v in 0 1000001 abc "" -5 1.5 1e3 0x10; do
-	expect 2 '--demo-pps' --demo --demo-pps "$v"
-	expect 2 '--demo-pps' -b --demo --demo-pps="$v"
+	expect_exit 2 '--demo-pps' --demo --demo-pps "$v"
+	expect_exit 2 '--demo-pps' -b --demo --demo-pps="$v"
 done
 for v in 0 0.0 -1 abc "" 1e3 inf nan 86400.5 0x1 1s; do
-	expect 2 '--demo-regress-after' --demo --demo-regress-after "$v"
-	expect 2 '--demo-regress-after' -j --demo-regress-after="$v" --demo
+	expect_exit 2 '--demo-regress-after' --demo --demo-regress-after "$v"
+	expect_exit 2 '--demo-regress-after' -j --demo-regress-after="$v" --demo
 done
-expect 2 '--demo-pps.*--demo|--demo.*--demo-pps' --demo-pps 100
-expect 2 '--demo-regress-after' -b -n 1 --demo-regress-after 3
-expect 2 '--demo-pps' --demo --demo-pps
-expect 2 "--demo'" --demo=1
+expect_exit 2 '--demo-pps.*--demo|--demo.*--demo-pps' --demo-pps 100
+expect_exit 2 '--demo-regress-after' -b -n 1 --demo-regress-after 3
+expect_exit 2 '--demo-pps' --demo --demo-pps
+expect_exit 2 "--demo'" --demo=1
 
 # ---- --help lists the options ---------------------------------------------------
 "$EBPFTOP" --help >"$tmp/help" 2>&1
@@ -69,6 +45,6 @@ command -v setpriv >/dev/null || skip "setpriv is missing (apt-get install util-
 lock_integration
 # Root without CAP_NET_ADMIN: it lists programs, then cannot build the pair.
 wrap=(setpriv --bounding-set=-net_admin --inh-caps=-net_admin)
-expect 1 'CAP_NET_ADMIN' --demo -b -n 1
-expect 1 'CAP_NET_ADMIN' --demo -j -n 1
+expect_exit 1 'CAP_NET_ADMIN' --demo -b -n 1
+expect_exit 1 'CAP_NET_ADMIN' --demo -j -n 1
 finish

@@ -12,27 +12,18 @@ set -u
 . "${top_srcdir:-.}/tests/lib/testlib.sh"
 . "$top_srcdir/tests/lib/export.sh"
 
-have_bpf || skip "needs root and BPF (the test programs do not load here)"
-for c in curl promtool ss tmux setpriv; do
-	command -v "$c" >/dev/null || skip "$c is missing (scripts/setup.sh installs it)"
-done
-lock_integration
+# shellcheck source=tests/lib/tmux.sh
+. "$top_srcdir/tests/lib/tmux.sh"
 
-tmp=$(mktemp -d /tmp/ebpftop-export.XXXXXX) || die "mktemp failed"
+export_test export curl promtool ss setpriv
+tmux_init export
 pids=()
-sock=ebpftop-export-$$
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
+test_cleanup() {
+	tmux_cleanup
 	for p in "${pids[@]}"; do
 		stop_pid "$p"
 	done
-	tl_stop a
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-tl_start a "$tmp" || die "the test loader did not start: $(cat "$tmp/a.err")"
 port=$(free_port) || die "no free port"
 url=http://127.0.0.1:$port
 om='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
@@ -217,15 +208,14 @@ left=$(ls -A "$tmp/tf")
 
 # ---- the full-screen view and the demo serve too --------------------------------------
 port2=$(free_port) || die "no free port"
-tmux -L "$sock" -f /dev/null new-session -d -x 120 -y 30 \
-	"env TERM=screen $EBPFTOP --listen $port2 -d 0.3" || die "tmux failed"
+start tui 120 30 "$(tui_cmd tui screen --listen "$port2" -d 0.3)"
 if wait_http "http://127.0.0.1:$port2/metrics" 100 &&
 	curl -s "http://127.0.0.1:$port2/metrics" | grep -q "^ebpftop_program_runs_total{prog_id=\"$tl_a_xdp\"}"; then
 	ok "the full-screen view serves /metrics"
 else
 	fail "the full-screen view does not serve /metrics"
 fi
-tmux -L "$sock" kill-server >/dev/null 2>&1
+tmux_cleanup
 port3=$(free_port) || die "no free port"
 "$EBPFTOP" --demo -b -q --listen "$port3" -d 0.3 >"$tmp/demo.out" 2>"$tmp/demo.err" &
 pids+=($!)
@@ -250,10 +240,7 @@ n_pid=$!
 wait_http "http://127.0.0.1:$port4/metrics" || fail "-n 8 with --listen does not serve"
 exec {half}<>"/dev/tcp/127.0.0.1/$port4"
 printf 'GET /met' >&"$half"
-for _ in $(seq 100); do
-	kill -0 "$n_pid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_gone "$n_pid" 100
 wait "$n_pid"
 rc=$?
 exec {half}>&-

@@ -12,29 +12,17 @@ set -u
 . "${top_srcdir:-.}/tests/lib/testlib.sh"
 . "$top_srcdir/tests/lib/export.sh"
 
-have_bpf || skip "needs root and BPF (the test programs do not load here)"
-for c in curl ss; do
-	command -v "$c" >/dev/null || skip "$c is missing (scripts/setup.sh installs it)"
-done
-lock_integration
-
-tmp=$(mktemp -d /tmp/ebpftop-abuse.XXXXXX) || die "mktemp failed"
+export_test abuse curl ss
 bg=()
 pid=
-cleanup() {
+test_cleanup() {
 	# The abusers and the sleeps that keep their sockets open.
 	for p in "${bg[@]}"; do
 		pkill -P "$p" 2>/dev/null
 		kill "$p" 2>/dev/null
 	done
 	stop_pid "$pid"
-	tl_stop a
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-tl_start a "$tmp" || die "the test loader did not start: $(cat "$tmp/a.err")"
 port=$(free_port) || die "no free port"
 url=http://127.0.0.1:$port/metrics
 om='application/openmetrics-text;version=1.0.0'
@@ -193,10 +181,7 @@ fi
 # A clean exit: under the sanitizers this is where leaks would be told.
 kill -0 "$pid" 2>/dev/null || fail "ebpftop is gone"
 kill -TERM "$pid"
-for _ in $(seq 100); do
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_gone "$pid" 100
 wait "$pid"
 rc=$?
 pid=

@@ -11,25 +11,13 @@ set -u
 . "${top_srcdir:-.}/tests/lib/testlib.sh"
 . "$top_srcdir/tests/lib/export.sh"
 
-have_bpf || skip "needs root and BPF (the test programs do not load here)"
-for c in curl prometheus ss; do
-	command -v "$c" >/dev/null || skip "$c is missing (scripts/setup.sh installs it)"
-done
-lock_integration
-
-tmp=$(mktemp -d /tmp/ebpftop-prom.XXXXXX) || die "mktemp failed"
+export_test prom curl prometheus ss
 ebpftop_pid= prom_pid=
-cleanup() {
+test_cleanup() {
 	stop_pid "$prom_pid"
 	stop_pid "$ebpftop_pid"
-	tl_stop a
 	tl_stop b
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-tl_start a "$tmp" || die "the test loader did not start: $(cat "$tmp/a.err")"
 tl_start b "$tmp" || die "the second test loader did not start: $(cat "$tmp/b.err")"
 rate=200
 [ "$(tl_cmd a rate xdp $rate)" = ok ] || die "cannot drive the xdp program"

@@ -14,40 +14,26 @@
 # EBPFTOP_TEST_STRICT=1). Run from the build directory.
 set -u
 
+top_srcdir=${top_srcdir:-$(dirname "$0")/..}
 # shellcheck source=tests/lib/testlib.sh
-. "${top_srcdir:-$(dirname "$0")/..}/tests/lib/testlib.sh"
-EBPFTOP=$(cd "$(dirname "$EBPFTOP")" && pwd)/$(basename "$EBPFTOP")
-TESTLOAD=$(cd "$top_builddir" && pwd)/tests/testload
-
-have_bpf || skip "not root, or BPF programs cannot be loaded here"
-tmp=$(mktemp -d /tmp/ebpftop-hostile.XXXXXX) || die "mktemp"
+. "$top_srcdir/tests/lib/testlib.sh"
+# shellcheck source=tests/lib/testload.sh
+. "$top_srcdir/tests/lib/testload.sh"
 # shellcheck source=tests/lib/tmux.sh
-. "${top_srcdir:-$(dirname "$0")/..}/tests/lib/tmux.sh"
-tmux_init hostile
-lock_integration
+. "$top_srcdir/tests/lib/tmux.sh"
 
-tl_pid=
-cleanup() {
+tl_test hostile t
+tmux_init hostile
+test_cleanup() {
 	tmux_cleanup
-	exec 8>&-
-	[ -n "$tl_pid" ] && { kill "$tl_pid" 2>/dev/null; wait "$tl_pid" 2>/dev/null; }
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # ---- a holder named "\e[2J\e]0;pwn\a": clear the screen, retitle it ---------
-mkfifo "$tmp/tl.in" || die "mkfifo"
-"$TESTLOAD" <"$tmp/tl.in" >"$tmp/tl.out" 2>"$tmp/tl.err" &
-tl_pid=$!
-exec 8>"$tmp/tl.in"
-poll 100 grep -q '^{' "$tmp/tl.out" || die "testload printed no ids: $(cat "$tmp/tl.err")"
-pid=$(sed -n '1s/.*"pid":\([0-9]*\).*/\1/p' "$tmp/tl.out")
-xdp=$(sed -n '1s/.*"xdp":\([0-9]*\).*/\1/p' "$tmp/tl.out")
-[[ $pid =~ ^[0-9]+$ && $xdp =~ ^[0-9]+$ ]] || die "bad testload line: $(head -n1 "$tmp/tl.out")"
+pid=$tl_t_pid
+xdp=$tl_t_xdp
 # ESC [ 2 J ESC ] 0 ; p w n BEL
-echo "comm 1b5b324a1b5d303b70776e07" >&8
-poll 50 grep -qx ok "$tmp/tl.out" || die "testload did not take 'comm': $(tail -n1 "$tmp/tl.out")"
+ans=$(tl_cmd t comm 1b5b324a1b5d303b70776e07)
+[ "$ans" = ok ] || die "testload did not take 'comm': $ans"
 [ "$(od -An -tx1 "/proc/$pid/comm" | tr -d ' \n')" = 1b5b324a1b5d303b70776e070a ] ||
 	die "the holder's name did not change: $(od -c "/proc/$pid/comm")"
 

@@ -14,13 +14,16 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cmocka.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -30,27 +33,11 @@
 #define KPTR_SYSCTL "/proc/sys/kernel/kptr_restrict"
 #define RATE_SYSCTL "/proc/sys/kernel/perf_event_max_sample_rate"
 
-static int failures;
 static char ebpftop[4096];
-
-__attribute__((format(printf, 1, 2))) static void check_fail(const char *fmt,
-							     ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "FAIL: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	failures++;
-}
-
-#define CHECK(cond, ...)                   \
-	do {                               \
-		if (!(cond))               \
-			check_fail(__VA_ARGS__); \
-	} while (0)
+/* The test programs, loaded once for the whole group. */
+static struct hot_progs_bpf *skel;
+/* The "hot" value under test: teardown frees it, even after a failure. */
+static struct json_object *cur_hot;
 
 /* ---- the marked lines ----------------------------------------------------- */
 
@@ -139,8 +126,9 @@ static struct json_object *run_hot(uint32_t id, int n, const char *const extra[]
 	char *argv[16] = { ebpftop, (char *)"-j", (char *)"-d", (char *)"0.5",
 			   (char *)"-n", ns, (char *)"--hot", ids,
 			   (char *)"-f", (char *)"hot_" };
-	struct json_object *last = NULL;
+	struct json_object *last = NULL, *hot = NULL;
 	struct tu_proc p;
+	bool exited;
 	int argc = 10;
 
 	snprintf(ids, sizeof(ids), "%u", id);
@@ -159,21 +147,18 @@ static struct json_object *run_hot(uint32_t id, int n, const char *const extra[]
 			json_object_put(last);
 		last = rec;
 	}
-	if (!tu_wait(&p, 10000))
-		check_fail("ebpftop --hot %u did not exit", id);
+	exited = tu_wait(&p, 10000);
 	*code = tu_exit_code(&p);
 	*err = tu_stderr(&p);
 	tu_proc_free(&p);
-	if (!last)
-		return NULL;
-	{
-		struct json_object *hot = tu_get(last, "hot");
-
+	if (last) {
+		hot = tu_get(last, "hot");
 		if (hot)
 			json_object_get(hot);
 		json_object_put(last);
-		return hot;
 	}
+	tu_assert(exited, "ebpftop --hot %u did not exit", id);
+	return hot;
 }
 
 static const char *str_of(struct json_object *o, const char *key)
@@ -222,37 +207,37 @@ static void check_shape(const char *what, struct json_object *hot, uint32_t id)
 	double pct = 0.0, spct = 0.0;
 	size_t nl;
 
-	CHECK(json_object_object_length(hot) == 8, "%s: hot has %d members, want 8",
+	tu_assert(json_object_object_length(hot) == 8, "%s: hot has %d members, want 8",
 	      what, json_object_object_length(hot));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		CHECK(tu_has(hot, keys[i]), "%s: hot lacks \"%s\"", what, keys[i]);
-	CHECK(u64_of(hot, "id") == id, "%s: hot.id is not %u", what, id);
-	CHECK(u64_of(hot, "freq_hz") == 4000, "%s: freq_hz is not the default 4000", what);
-	CHECK(in_prog <= u64_of(hot, "samples_total"),
+		tu_assert(tu_has(hot, keys[i]), "%s: hot lacks \"%s\"", what, keys[i]);
+	tu_assert(u64_of(hot, "id") == id, "%s: hot.id is not %u", what, id);
+	tu_assert(u64_of(hot, "freq_hz") == 4000, "%s: freq_hz is not the default 4000", what);
+	tu_assert(in_prog <= u64_of(hot, "samples_total"),
 	      "%s: more samples in the program than in total", what);
 	nl = lines ? json_object_array_length(lines) : 0;
 	for (size_t i = 0; i < nl; i++) {
 		struct json_object *l = json_object_array_get_idx(lines, i);
 		uint64_t t = u64_of(l, "samples") + u64_of(l, "helper_samples");
 
-		CHECK(json_object_object_length(l) == 8, "%s: a line has %d members",
+		tu_assert(json_object_object_length(l) == 8, "%s: a line has %d members",
 		      what, json_object_object_length(l));
 		for (size_t k = 0; k < sizeof(lkeys) / sizeof(lkeys[0]); k++)
-			CHECK(tu_has(l, lkeys[k]), "%s: a line lacks \"%s\"", what,
+			tu_assert(tu_has(l, lkeys[k]), "%s: a line lacks \"%s\"", what,
 			      lkeys[k]);
-		CHECK(t <= prev, "%s: lines are not hottest first", what);
+		tu_assert(t <= prev, "%s: lines are not hottest first", what);
 		prev = t;
 		sum += t;
 		pct += tu_num(l, "pct");
 	}
-	CHECK(sum == in_prog, "%s: the lines hold %llu samples, samples_in_prog is %llu",
+	tu_assert(sum == in_prog, "%s: the lines hold %llu samples, samples_in_prog is %llu",
 	      what, (unsigned long long)sum, (unsigned long long)in_prog);
-	CHECK(fabs(pct - 100.0) <= 0.005 * (double)nl + 1e-9,
+	tu_assert(fabs(pct - 100.0) <= 0.005 * (double)nl + 1e-9,
 	      "%s: line shares add up to %.3f%%", what, pct);
 	subs = tu_get(hot, "subprogs");
 	for (size_t i = 0; subs && i < json_object_array_length(subs); i++)
 		spct += tu_num(json_object_array_get_idx(subs, i), "pct");
-	CHECK(subs && fabs(spct - 100.0) <= 0.01 * 4,
+	tu_assert(subs && fabs(spct - 100.0) <= 0.01 * 4,
 	      "%s: subprogram shares add up to %.3f%%", what, spct);
 }
 
@@ -263,7 +248,7 @@ static struct json_object *sample_prog(const char *what, int fd, int driver_fd)
 	__u32 len = sizeof(info);
 	struct driver d;
 	struct json_object *hot;
-	char *err = NULL;
+	char *err = NULL, msg[1024];
 	int code;
 
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
@@ -271,19 +256,19 @@ static struct json_object *sample_prog(const char *what, int fd, int driver_fd)
 	drive_start(&d, driver_fd);
 	hot = run_hot(info.id, 5, NULL, &code, &err);
 	drive_stop(&d);
-	CHECK(code == 0, "%s: ebpftop exited %d: %s", what, code, err);
-	if (!hot) {
-		check_fail("%s: no \"hot\" in the last record; stderr: %s", what, err);
-	} else {
-		check_shape(what, hot, info.id);
-		printf("# %s: %llu of %llu samples in the program, %lu runs\n", what,
-		       (unsigned long long)u64_of(hot, "samples_in_prog"),
-		       (unsigned long long)u64_of(hot, "samples_total"), d.runs);
-		CHECK(u64_of(hot, "samples_in_prog") >= 500,
-		      "%s: only %llu samples in a program kept busy", what,
-		      (unsigned long long)u64_of(hot, "samples_in_prog"));
-	}
+	cur_hot = hot;
+	snprintf(msg, sizeof(msg), "%s", err ? err : "");
 	free(err);
+	tu_assert(code == 0, "%s: ebpftop exited %d: %s", what, code, msg);
+	tu_assert(hot, "%s: no \"hot\" in the last record; stderr: %s", what,
+		  msg);
+	check_shape(what, hot, info.id);
+	printf("# %s: %llu of %llu samples in the program, %lu runs\n", what,
+	       (unsigned long long)u64_of(hot, "samples_in_prog"),
+	       (unsigned long long)u64_of(hot, "samples_total"), d.runs);
+	tu_assert(u64_of(hot, "samples_in_prog") >= 500,
+		  "%s: only %llu samples in a program kept busy", what,
+		  (unsigned long long)u64_of(hot, "samples_in_prog"));
 	return hot;
 }
 
@@ -293,71 +278,62 @@ static void check_top(const char *what, struct json_object *hot,
 {
 	struct json_object *top, *l;
 
-	if (!hot)
-		return;
 	top = json_object_array_get_idx(tu_get(hot, "lines"), 0);
 	l = line_with(hot, marker);
-	CHECK(l && l == top, "%s: the hottest line is not %s's but %s", what,
+	tu_assert(l && l == top, "%s: the hottest line is not %s's but %s", what,
 	      marker, top ? json_object_to_json_string(top) : "(none)");
-	if (!l)
-		return;
-	CHECK(u64_of(l, "line") == marker_line(marker),
+	tu_assert(u64_of(l, "line") == marker_line(marker),
 	      "%s: %s is on line %llu, the source has it on %u", what, marker,
 	      (unsigned long long)u64_of(l, "line"), marker_line(marker));
-	CHECK(tu_num(l, "pct") > min_pct, "%s: %s has %.2f%%, want over %.0f%%",
+	tu_assert(tu_num(l, "pct") > min_pct, "%s: %s has %.2f%%, want over %.0f%%",
 	      what, marker, tu_num(l, "pct"), min_pct);
-	CHECK(str_of(l, "file") && strstr(str_of(l, "file"), "hot_progs.bpf.c"),
+	tu_assert(str_of(l, "file") && strstr(str_of(l, "file"), "hot_progs.bpf.c"),
 	      "%s: file is %s", what, str_of(l, "file"));
-	CHECK(str_of(l, "subprog") && !strcmp(str_of(l, "subprog"), subprog),
+	tu_assert(str_of(l, "subprog") && !strcmp(str_of(l, "subprog"), subprog),
 	      "%s: %s's subprog is %s, want %s", what, marker,
 	      str_of(l, "subprog"), subprog);
 }
 
-static void test_loop(struct hot_progs_bpf *skel)
+static void test_loop(void **state)
 {
 	int fd = bpf_program__fd(skel->progs.hot_loop);
 	struct json_object *hot = sample_prog("hot loop", fd, fd), *cold;
 
 	check_top("hot loop", hot, "HOT-LOOP", 80.0, "hot_loop");
-	cold = hot ? line_with(hot, "HOT-COLD") : NULL;
-	CHECK(!hot || cold, "hot loop: the line that never runs is not listed");
-	CHECK(!cold || (u64_of(cold, "samples") == 0 &&
-			u64_of(cold, "helper_samples") == 0),
-	      "hot loop: the line that never runs has samples: %s",
-	      json_object_to_json_string(cold));
-	if (hot)
-		json_object_put(hot);
+	cold = line_with(hot, "HOT-COLD");
+	tu_assert(cold, "hot loop: the line that never runs is not listed");
+	tu_assert(u64_of(cold, "samples") == 0 &&
+			  u64_of(cold, "helper_samples") == 0,
+		  "hot loop: the line that never runs has samples: %s",
+		  json_object_to_json_string(cold));
 }
 
-static void test_helper(struct hot_progs_bpf *skel)
+static void test_helper(void **state)
 {
 	int fd = bpf_program__fd(skel->progs.hot_helper);
 	struct json_object *hot = sample_prog("helper", fd, fd), *l;
 
 	check_top("helper", hot, "HOT-HELPER", 50.0, "hot_helper");
-	l = hot ? line_with(hot, "HOT-HELPER") : NULL;
-	CHECK(!l || u64_of(l, "helper_samples") * 2 > u64_of(hot, "samples_in_prog"),
-	      "helper: the lookup line holds %llu helper samples of %llu",
-	      l ? (unsigned long long)u64_of(l, "helper_samples") : 0ull,
-	      hot ? (unsigned long long)u64_of(hot, "samples_in_prog") : 0ull);
-	if (hot)
-		json_object_put(hot);
+	l = line_with(hot, "HOT-HELPER");
+	tu_assert(u64_of(l, "helper_samples") * 2 >
+			  u64_of(hot, "samples_in_prog"),
+		  "helper: the lookup line holds %llu helper samples of %llu",
+		  (unsigned long long)u64_of(l, "helper_samples"),
+		  (unsigned long long)u64_of(hot, "samples_in_prog"));
 }
 
-static void test_subprog(struct hot_progs_bpf *skel)
+static void test_subprog(void **state)
 {
 	int fd = bpf_program__fd(skel->progs.hot_main);
 	struct json_object *hot = sample_prog("subprogram", fd, fd), *subs, *l;
 	bool main_seen = false, sub_seen = false;
 
-	if (!hot)
-		return;
 	l = line_with(hot, "HOT-SUB");
-	CHECK(l && !strcmp(str_of(l, "subprog") ?: "", "hot_sub"),
-	      "subprogram: HOT-SUB's line is not named hot_sub");
+	tu_assert(l && !strcmp(str_of(l, "subprog") ?: "", "hot_sub"),
+		  "subprogram: HOT-SUB's line is not named hot_sub");
 	l = line_with(hot, "HOT-MAIN");
-	CHECK(l && !strcmp(str_of(l, "subprog") ?: "", "hot_main"),
-	      "subprogram: HOT-MAIN's line is not named hot_main");
+	tu_assert(l && !strcmp(str_of(l, "subprog") ?: "", "hot_main"),
+		  "subprogram: HOT-MAIN's line is not named hot_main");
 	subs = tu_get(hot, "subprogs");
 	for (size_t i = 0; subs && i < json_object_array_length(subs); i++) {
 		struct json_object *s = json_object_array_get_idx(subs, i);
@@ -369,13 +345,12 @@ static void test_subprog(struct hot_progs_bpf *skel)
 		if (!strcmp(name, "hot_sub"))
 			sub_seen = tu_num(s, "pct") > 10.0;
 	}
-	CHECK(main_seen && sub_seen,
-	      "subprogram: want hot_main and hot_sub each over 10%%: %s",
-	      json_object_to_json_string(subs));
-	json_object_put(hot);
+	tu_assert(main_seen && sub_seen,
+		  "subprogram: want hot_main and hot_sub each over 10%%: %s",
+		  json_object_to_json_string(subs));
 }
 
-static void test_tracepoint(struct hot_progs_bpf *skel)
+static void test_tracepoint(void **state)
 {
 	struct bpf_link *link = bpf_program__attach(skel->progs.hot_tp);
 	struct json_object *hot;
@@ -383,10 +358,16 @@ static void test_tracepoint(struct hot_progs_bpf *skel)
 	if (!link)
 		tu_die("cannot attach the tracepoint program: %s", strerror(errno));
 	hot = sample_prog("tracepoint", bpf_program__fd(skel->progs.hot_tp), -1);
-	check_top("tracepoint", hot, "HOT-TP", 60.0, "hot_tp");
-	if (hot)
-		json_object_put(hot);
 	bpf_link__destroy(link);
+	check_top("tracepoint", hot, "HOT-TP", 60.0, "hot_tp");
+}
+
+/* Frees the "hot" under test, however its test ended. */
+static int sample_teardown(void **state)
+{
+	json_object_put(cur_hot);
+	cur_hot = NULL;
+	return 0;
 }
 
 /* ---- refusals ----------------------------------------------------------------- */
@@ -398,22 +379,24 @@ static void refuse(const char *what, uint32_t id, const char *const extra[],
 	char ids[16];
 	char *argv[16] = { ebpftop, (char *)"-b", (char *)"-n", (char *)"1",
 			   (char *)"--hot", ids };
-	char *out = NULL, *err = NULL;
+	char *out = NULL, *err = NULL, msg[1024];
 	int argc = 6, code;
+	bool says, one_line;
 
 	snprintf(ids, sizeof(ids), "%u", id);
 	for (size_t i = 0; extra && extra[i] && argc < 15; i++)
 		argv[argc++] = (char *)extra[i];
 	argv[argc] = NULL;
 	code = tu_run(argv, NULL, 15000, &out, &err);
-	CHECK(code == want, "%s: exit %d, want %d (stderr: %s)", what, code, want,
-	      err ? err : "");
-	CHECK(err && strstr(err, text), "%s: stderr does not say \"%s\": %s", what,
-	      text, err ? err : "");
-	CHECK(err && *err && strchr(err, '\n') == err + strlen(err) - 1,
-	      "%s: want one line on stderr: %s", what, err ? err : "");
+	says = err && strstr(err, text);
+	one_line = err && *err && strchr(err, '\n') == err + strlen(err) - 1;
+	snprintf(msg, sizeof(msg), "%s", err ? err : "");
 	free(out);
 	free(err);
+	tu_assert(code == want, "%s: exit %d, want %d (stderr: %s)", what, code,
+		  want, msg);
+	tu_assert(says, "%s: stderr does not say \"%s\": %s", what, text, msg);
+	tu_assert(one_line, "%s: want one line on stderr: %s", what, msg);
 }
 
 /* A socket filter loaded from bare instructions: no BTF, no line info. */
@@ -448,15 +431,17 @@ static void kptr_restore(void)
 {
 	if (kptr_saved >= 0 && tu_sysctl_set(KPTR_SYSCTL, kptr_saved))
 		fprintf(stderr, "cannot restore %s to %d\n", KPTR_SYSCTL, kptr_saved);
+	kptr_saved = -1;
 }
 
-static void test_refusals(struct hot_progs_bpf *skel)
+static void test_refusals(void **state)
 {
 	uint32_t id = id_of(bpf_program__fd(skel->progs.hot_loop));
 	int bare = load_bare(), kptr, cap = tu_sysctl_get(RATE_SYSCTL);
+	uint32_t bare_id = id_of(bare);
 	char over[16];
 
-	refuse("no line info", id_of(bare), NULL, 1,
+	refuse("no line info", bare_id, NULL, 1,
 	       "has no line info: build it with clang -g");
 	close(bare);
 	if (cap > 0 && cap < 1000000) {
@@ -475,41 +460,49 @@ static void test_refusals(struct hot_progs_bpf *skel)
 	if (kptr < 0)
 		tu_skip("cannot read %s", KPTR_SYSCTL);
 	kptr_saved = kptr;
-	atexit(kptr_restore);
 	if (tu_sysctl_set(KPTR_SYSCTL, 2))
 		tu_skip("cannot set %s", KPTR_SYSCTL);
 	refuse("addresses hidden", id, NULL, 1, "kernel.kptr_restrict=2");
 	if (tu_sysctl_set(KPTR_SYSCTL, kptr))
 		tu_die("cannot restore %s to %d", KPTR_SYSCTL, kptr);
 	kptr_saved = -1;
-	CHECK(tu_sysctl_get(KPTR_SYSCTL) == kptr, "kernel.kptr_restrict not restored");
+	tu_assert(tu_sysctl_get(KPTR_SYSCTL) == kptr,
+		  "kernel.kptr_restrict not restored");
+}
+
+/* Puts kernel.kptr_restrict back when a refusal failed midway. */
+static int refusals_teardown(void **state)
+{
+	kptr_restore();
+	return 0;
 }
 
 /* A program unloaded while sampled: the view ends with a message. */
-static void test_unload(void)
+static void test_unload(void **state)
 {
-	struct hot_progs_bpf *skel = hot_progs_bpf__open_and_load();
-	char ids[16];
+	struct hot_progs_bpf *own = hot_progs_bpf__open_and_load();
+	char ids[16], msg[1024];
 	char *argv[] = { ebpftop, (char *)"-j", (char *)"-d", (char *)"0.3",
 			 (char *)"-n", (char *)"12", (char *)"--hot", ids,
 			 (char *)"-f", (char *)"hot_", NULL };
 	struct json_object *rec;
 	struct tu_proc p;
-	bool had = false, ended = false;
+	bool had = false, ended = false, says;
 	char *err;
+	int code;
 
-	if (!skel)
+	if (!own)
 		tu_die("cannot load the test programs a second time");
-	snprintf(ids, sizeof(ids), "%u", id_of(bpf_program__fd(skel->progs.hot_loop)));
+	snprintf(ids, sizeof(ids), "%u", id_of(bpf_program__fd(own->progs.hot_loop)));
 	if (tu_spawn(&p, argv, NULL, false))
 		tu_die("cannot start ebpftop");
 	while ((rec = tu_next_record(&p, 15000, NULL))) {
 		bool hot = tu_get(rec, "hot") != NULL;
 
-		if (hot && skel) {
+		if (hot && own) {
 			had = true;
-			hot_progs_bpf__destroy(skel);
-			skel = NULL;
+			hot_progs_bpf__destroy(own);
+			own = NULL;
 		} else if (!hot && had) {
 			ended = true;
 		}
@@ -517,40 +510,51 @@ static void test_unload(void)
 	}
 	tu_wait(&p, 10000);
 	err = tu_stderr(&p);
-	CHECK(had && ended, "unload: \"hot\" did not go null after the unload");
-	CHECK(err && strstr(err, "was unloaded or replaced"),
-	      "unload: stderr does not say so: %s", err ? err : "");
-	CHECK(tu_exit_code(&p) == 0, "unload: batch exited %d", tu_exit_code(&p));
+	says = err && strstr(err, "was unloaded or replaced");
+	snprintf(msg, sizeof(msg), "%s", err ? err : "");
 	free(err);
+	code = tu_exit_code(&p);
 	tu_proc_free(&p);
-	hot_progs_bpf__destroy(skel);
+	hot_progs_bpf__destroy(own);
+	tu_assert(had && ended, "unload: \"hot\" did not go null after the unload");
+	tu_assert(says, "unload: stderr does not say so: %s", msg);
+	tu_assert(code == 0, "unload: batch exited %d", code);
 }
 
-int main(void)
+static int group_setup(void **state)
 {
-	struct hot_progs_bpf *skel;
-
-	setvbuf(stdout, NULL, _IONBF, 0);
-	tu_require_bpf();
-	tu_builddir_path("ebpftop", ebpftop, sizeof(ebpftop));
-	tu_lock();
 	skel = hot_progs_bpf__open();
 	if (!skel)
 		tu_die("cannot open the test programs");
 	skel->rodata->tp_tgid = (__u32)getpid();
 	if (hot_progs_bpf__load(skel))
 		tu_die("cannot load the test programs: %s", strerror(errno));
-	test_loop(skel);
-	test_helper(skel);
-	test_subprog(skel);
-	test_tracepoint(skel);
-	test_refusals(skel);
-	test_unload();
-	hot_progs_bpf__destroy(skel);
-	if (failures) {
-		fprintf(stderr, "test_hot: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_hot: all checks passed\n");
 	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	hot_progs_bpf__destroy(skel);
+	skel = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_loop, sample_teardown),
+		cmocka_unit_test_teardown(test_helper, sample_teardown),
+		cmocka_unit_test_teardown(test_subprog, sample_teardown),
+		cmocka_unit_test_teardown(test_tracepoint, sample_teardown),
+		cmocka_unit_test_teardown(test_refusals, refusals_teardown),
+		cmocka_unit_test(test_unload),
+	};
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	tu_require_bpf();
+	tu_builddir_path("ebpftop", ebpftop, sizeof(ebpftop));
+	tu_lock();
+	/* However the run ends (a skip exits at once), the sysctl goes back. */
+	atexit(kptr_restore);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

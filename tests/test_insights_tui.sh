@@ -12,68 +12,27 @@
 # shellcheck disable=SC2317
 set -u
 
-builddir=$(cd "${top_builddir:-.}" && pwd)
 srcroot=$(cd "$(dirname "$0")/.." && pwd)
-EBPFTOP=$builddir/ebpftop
-TESTLOAD=$builddir/tests/testload
 
 # shellcheck source=tests/lib/testlib.sh
 . "$srcroot/tests/lib/testlib.sh"
+# shellcheck source=tests/lib/testload.sh
+. "$srcroot/tests/lib/testload.sh"
 
-step=
-fail() {
-	echo "FAIL: ${step:+$step: }$*" >&2
-	exit 1
-}
+fail_fast
 
-[ "${EUID:-$(id -u)}" = 0 ] || skip "needs root (BPF programs, run-time stats)"
-[ -x "$TESTLOAD" ] || fail "$TESTLOAD not built"
-lock_integration
-
-tmp=$(mktemp -d /tmp/ebpftop-ins-tui.XXXXXX) || fail "mktemp"
-tl_pid=
+step="testload"
+tl_test ins-tui t
 # shellcheck source=tests/lib/tmux.sh
 . "$srcroot/tests/lib/tmux.sh"
 tmux_init ins
-
-cleanup() {
+test_cleanup() {
 	tmux_cleanup
-	exec 8>&-
-	if [ -n "$tl_pid" ]; then
-		for _ in $(seq 50); do
-			kill -0 "$tl_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill "$tl_pid" 2>/dev/null
-		wait "$tl_pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-step="testload"
-mkfifo "$tmp/tl.in" || fail "mkfifo"
-"$TESTLOAD" <"$tmp/tl.in" >"$tmp/tl.out" 2>"$tmp/tl.err" &
-tl_pid=$!
-exec 8>"$tmp/tl.in"
-poll 100 grep -q '^{' "$tmp/tl.out" ||
-	fail "testload printed no ids: $(cat "$tmp/tl.err")"
-ids=$(head -n1 "$tmp/tl.out")
-jid() {
-	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<<"$ids"
-}
-xdp=$(jid xdp)
-sock=$(jid socket)
-for v in "$xdp" "$sock"; do
-	[[ $v =~ ^[0-9]+$ && $v != 0 ]] || fail "bad testload line: $ids"
-done
-echo "rate xdp 2000" >&8
-echo "rate socket 200" >&8
-two_oks() {
-	[ "$(grep -cx ok "$tmp/tl.out")" -ge 2 ]
-}
-poll 50 two_oks || fail "testload did not take rate: $(cat "$tmp/tl.out" "$tmp/tl.err")"
+xdp=$tl_t_xdp
+sock=$tl_t_socket
+tl_ok t rate xdp 2000 && tl_ok t rate socket 200 ||
+	fail "testload did not take rate: $(cat "$tmp/t.err")"
 ok "testload: xdp $xdp at 2000/s, socket $sock at 200/s"
 
 # The top label of the runs/s graph (the second "┤" or "+" tick of the

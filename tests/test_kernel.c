@@ -55,26 +55,14 @@ static const char *variant_name(const char *const *env)
 
 static int setup(void **state)
 {
-	int err = tl_start(&tl);
-
-	if (err) {
-		char *e = tu_stderr(&tl.p);
-
-		fprintf(stderr, "testload did not start: %s %s\n", strerror(-err),
-			e ? e : "");
-		free(e);
-		tu_proc_free(&tl.p);
-		return -1;
-	}
-	return 0;
+	return tl_setup(&tl);
 }
 
 static int teardown(void **state)
 {
 	if (live)
 		run_free(live);
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_teardown(&tl);
 	return 0;
 }
 
@@ -326,24 +314,34 @@ static void check_counters(struct json_object *rec, const uint64_t cnt[],
  * ebpftop's counters with the kernel's (through the loader, after ebpftop
  * exits, nothing running in between).
  */
-static void test_exact_counts(void **state)
+/*
+ * Run each of the loader's programs @runs[i] times under our own stats fd,
+ * so that the runs count; the fd is dropped before ebpftop runs.
+ */
+static void run_counted(const unsigned long runs[TL__MAX])
 {
-	const char *const *env = *state;
-	static const unsigned long runs[TL__MAX] = { 1000, 777, 5, 0 };
-	uint64_t cnt[TL__MAX], ns[TL__MAX];
-	struct json_object *first, *second, *progs;
+	uint64_t cnt, ns;
 	int sfd;
 
-	/* Our own stats fd, so the runs count; dropped before ebpftop runs. */
 	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (sfd < 0)
 		fail_msg("BPF_ENABLE_STATS: %s", strerror(errno));
 	for (int i = 0; i < TL__MAX; i++) {
 		if (runs[i])
 			assert_int_equal(tl_run(&tl, (enum tl_prog)i, runs[i],
-						&cnt[i], &ns[i]), 0);
+						&cnt, &ns), 0);
 	}
 	close(sfd);
+}
+
+static void test_exact_counts(void **state)
+{
+	const char *const *env = *state;
+	static const unsigned long runs[TL__MAX] = { 1000, 777, 5, 0 };
+	uint64_t cnt[TL__MAX], ns[TL__MAX];
+	struct json_object *first, *second, *progs;
+
+	run_counted(runs);
 	/* Fresh programs: exactly the runs asked for. */
 	for (int i = 0; i < TL__MAX; i++) {
 		assert_int_equal(tl_info(&tl, (enum tl_prog)i, &cnt[i], &ns[i]), 0);
@@ -720,17 +718,8 @@ static void test_paths_agree(void **state)
 	static const unsigned long runs[TL__MAX] = { 12345, 678, 9, 0 };
 	struct json_object *first[TL__MAX] = { NULL };
 	struct run runs_of[3];
-	uint64_t c, ns;
-	int sfd;
 
-	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (sfd < 0)
-		fail_msg("BPF_ENABLE_STATS: %s", strerror(errno));
-	for (int i = 0; i < TL__MAX; i++) {
-		if (runs[i])
-			assert_int_equal(tl_run(&tl, (enum tl_prog)i, runs[i], &c, &ns), 0);
-	}
-	close(sfd);
+	run_counted(runs);
 
 	for (size_t k = 0; k < 3; k++) {
 		struct run *r = &runs_of[k];
@@ -916,11 +905,6 @@ int main(void)
 		{ "late_owner", test_late_owner, setup, teardown, (void *)plain },
 	};
 
-	tu_require_bpf();
-	tu_lock();
-	/* Load once up front: a kernel that cannot is a skip, not a failure. */
-	if (setup(NULL))
-		tu_skip("the test loader cannot load its programs here");
-	teardown(NULL);
+	tl_require();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

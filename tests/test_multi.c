@@ -64,7 +64,7 @@ static double wall_now(void)
 /* Both running, each past its first record. */
 static int setup(void **state)
 {
-	if (tl_start(&tl))
+	if (tl_setup(&tl))
 		return -1;
 	start(&a);
 	start(&b);
@@ -89,8 +89,7 @@ static int teardown(void **state)
 	tu_wait(&b, 5000);
 	tu_proc_free(&a);
 	tu_proc_free(&b);
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_teardown(&tl);
 	return 0;
 }
 
@@ -175,11 +174,6 @@ int main(void)
 						teardown),
 	};
 
-	tu_require_bpf();
-	tu_lock();
-	if (tl_start(&tl))
-		tu_skip("the test loader cannot load its programs here");
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_require();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

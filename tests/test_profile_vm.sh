@@ -3,8 +3,9 @@
 #
 # VM tier of the profiler: boot Debian's cloud kernel under QEMU TCG (the
 # project's hosts refuse fentry/fexit; that kernel allows them) with an
-# initramfs of busybox, ebpftop, tests/testload and tests/test_profile, and
-# run tests/test_profile there (tests/vm/guest_profile.sh). Skips (77)
+# initramfs of busybox, ebpftop, tests/testload, tests/test_profile and
+# tests/test_profile_tui.sh (with bash and tmux), and run both there
+# (tests/vm/guest_profile.sh). Skips (77)
 # without qemu, a static busybox or the kernel package; fails instead under
 # EBPFTOP_TEST_STRICT=1. The kernel is downloaded once into
 # $top_builddir/tests/vm/cache.
@@ -13,7 +14,7 @@
 
 vm_tools || skip "$VM_WHY"
 vm_kernel || skip "$VM_WHY"
-for f in ebpftop tests/testload tests/test_profile; do
+for f in ebpftop tests/testload tests/test_profile tests/lib/profiler_state; do
 	[ -x "$top_builddir/$f" ] || die "$top_builddir/$f is missing: build first (make check builds it)"
 done
 
@@ -24,9 +25,18 @@ stage=$work/root
 vm_stage "$stage" "$top_srcdir/tests/vm/guest_profile.sh" || die "cannot build the initramfs"
 vm_add "$stage" "$top_builddir/ebpftop" /b/ebpftop &&
 	vm_add "$stage" "$top_builddir/tests/testload" /b/tests/testload &&
-	vm_add "$stage" "$top_builddir/tests/test_profile" /b/tests/test_profile ||
+	vm_add "$stage" "$top_builddir/tests/test_profile" /b/tests/test_profile &&
+	vm_add "$stage" "$top_builddir/tests/lib/profiler_state" /b/tests/lib/profiler_state ||
 	die "cannot copy the binaries into the initramfs"
-# The TUI check drives ebpftop in tmux (setup.sh installs it).
+# The TUI check is a bash script driving ebpftop in tmux (setup.sh installs
+# it) through tests/lib; busybox has no flock for the test lock.
+for f in tests/test_profile_tui.sh tests/lib/testlib.sh tests/lib/testload.sh \
+	tests/lib/tmux.sh; do
+	cp "$top_srcdir/$f" "$stage/b/$f" || die "cannot copy $f into the initramfs"
+done
+vm_add "$stage" "$(command -v bash)" /usr/bin/bash &&
+	vm_add "$stage" "$(command -v flock)" /usr/bin/flock ||
+	die "cannot copy bash and flock into the initramfs"
 if command -v tmux >/dev/null 2>&1; then
 	vm_add "$stage" "$(command -v tmux)" /usr/bin/tmux &&
 		vm_add_terminfo "$stage" screen tmux &&
@@ -47,7 +57,7 @@ if [ -n "${EBPFTOP_TEST_SHOW:-}" ]; then
 		sed 's/.*\(EBPFTOP-VM: booted\)/\1/; s/^/guest: /'
 else
 	tr -d '\r' <"$log" | sed 's/.*\(EBPFTOP-VM: booted\)/\1/' |
-		grep -E '^(EBPFTOP-VM|ok:|not ok:|FAIL|SKIP|ERROR|#|test_profile|ebpftop:)' |
+		grep -E '^(EBPFTOP-VM|ok:|not ok:|FAIL|SKIP|ERROR|#|\[ |test_profile|ebpftop:)' |
 		sed 's/^/guest: /'
 fi
 echo "# the VM ran ${secs}s"

@@ -53,18 +53,7 @@ static bool eb_live;
 
 static int setup(void **state)
 {
-	int err = tl_start(&tl);
-
-	if (err) {
-		char *e = tu_stderr(&tl.p);
-
-		fprintf(stderr, "testload did not start: %s %s\n",
-			strerror(-err), e ? e : "");
-		free(e);
-		tu_proc_free(&tl.p);
-		return -1;
-	}
-	return 0;
+	return tl_setup(&tl);
 }
 
 static int teardown(void **state)
@@ -73,8 +62,7 @@ static int teardown(void **state)
 		tu_proc_free(&eb);
 		eb_live = false;
 	}
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_teardown(&tl);
 	return 0;
 }
 
@@ -495,10 +483,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_options, setup, teardown),
 	};
 
-	tu_require_bpf();
-	tu_lock();
-	if (setup(NULL))
-		tu_skip("the test loader cannot load its programs here");
-	teardown(NULL);
+	tl_require();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -204,19 +204,12 @@ static void finish(struct tu_proc *p, enum ending how)
 
 static int group_setup(void **state)
 {
-	int err = tl_start(&tl);
-
-	if (err) {
-		fprintf(stderr, "testload did not start: %s\n", strerror(-err));
-		return -1;
-	}
-	return 0;
+	return tl_setup(&tl);
 }
 
 static int group_teardown(void **state)
 {
-	tl_stop(&tl);
-	tu_proc_free(&tl.p);
+	tl_teardown(&tl);
 	restore_sysctl();
 	return 0;
 }

@@ -14,54 +14,32 @@
 # shellcheck disable=SC2317
 set -u
 
-builddir=$(cd "${top_builddir:-.}" && pwd)
 srcroot=$(cd "$(dirname "$0")/.." && pwd)
-EBPFTOP=$builddir/ebpftop
-TESTLOAD=$builddir/tests/testload
 KEYMAP_C=$srcroot/src/ui/keymap.c
 
 # shellcheck source=tests/lib/testlib.sh
 . "$srcroot/tests/lib/testlib.sh"
+# shellcheck source=tests/lib/testload.sh
+. "$srcroot/tests/lib/testload.sh"
 
 # This test stops at its first failure, saying at which step.
-step=
-fail() {
-	echo "FAIL: ${step:+$step: }$*" >&2
-	exit 1
-}
+fail_fast
 
-[ "${EUID:-$(id -u)}" = 0 ] || skip "needs root (BPF programs, run-time stats)"
-[ -x "$TESTLOAD" ] || fail "$TESTLOAD not built (run make check TESTS=)"
 [ -r "$KEYMAP_C" ] || fail "cannot read the key table $KEYMAP_C"
 
-# Integration tests turn stats on and off: take their common lock (fd 9).
-lock_integration
-
-tmp=$(mktemp -d /tmp/ebpftop-tui.XXXXXX) || fail "mktemp"
-tl_pid=
+# Root, the integration tests' lock (they turn stats on and off), $tmp and
+# our test programs (loader t).
+step="testload"
+tl_test tui t
 
 # The tmux driver; its UTF-8 locale keeps ▼ and … as they are (the checks
 # accept the ASCII fallbacks too).
 # shellcheck source=tests/lib/tmux.sh
 . "$srcroot/tests/lib/tmux.sh"
 tmux_init tui
-
-cleanup() {
+test_cleanup() {
 	tmux_cleanup
-	exec 8>&-
-	if [ -n "$tl_pid" ]; then
-		# EOF on its stdin unloads the programs; give it a moment.
-		for _ in $(seq 50); do
-			kill -0 "$tl_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill "$tl_pid" 2>/dev/null
-		wait "$tl_pid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 # ---- helpers ---------------------------------------------------------------
 
@@ -106,27 +84,12 @@ stats_is() {
 
 # ---- our test programs ------------------------------------------------------
 
-step="testload"
-mkfifo "$tmp/tl.in" || fail "mkfifo"
-"$TESTLOAD" <"$tmp/tl.in" >"$tmp/tl.out" 2>"$tmp/tl.err" &
-tl_pid=$!
-exec 8>"$tmp/tl.in"
-poll 100 grep -q '^{' "$tmp/tl.out" ||
-	fail "testload printed no ids: $(cat "$tmp/tl.err")"
-ids=$(head -n1 "$tmp/tl.out")
-jid() {
-	sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" <<<"$ids"
-}
-pid=$(jid pid)
-xdp=$(jid xdp)
-sock_id=$(jid socket)
-long=$(jid long)
-unnamed=$(jid unnamed)
-for v in "$pid" "$xdp" "$sock_id" "$long" "$unnamed"; do
-	[[ $v =~ ^[0-9]+$ && $v != 0 ]] || fail "bad testload line: $ids"
-done
-echo "rate xdp 2000" >&8
-poll 50 grep -qx ok "$tmp/tl.out" || fail "testload did not take 'rate'"
+pid=$tl_t_pid
+xdp=$tl_t_xdp
+sock_id=$tl_t_socket
+long=$tl_t_long
+unnamed=$tl_t_unnamed
+tl_ok t rate xdp 2000 || fail "testload did not take 'rate'"
 ok "testload $pid: xdp $xdp, socket $sock_id, long $long, unnamed $unnamed"
 
 # The tag to look for in the details pane, from batch output.
@@ -216,15 +179,22 @@ wait_lacks "$m" "press any key to close"
 wait_has "$m" "^ *ID +TYPE +NAME"
 ok "help shows all $n key help strings, any key closes it"
 
+# details_of SESSION ID: open the details pane on program ID (j moves
+# down: other ebpftop instances hold our programs too, and a program of
+# someone else's whose name holds our pid passes the filter).
+details_of() {
+	keys "$1" Home Enter
+	wait_has "$1" "^ program [0-9]+ "
+	for _ in $(seq 10); do
+		screen_has "$1" "^ program $2 " && break
+		keys "$1" j
+		sleep 0.2
+	done
+	wait_has "$1" "^ program $2 "
+}
+
 step="details"
-keys "$m" Home Enter
-wait_has "$m" "^ program [0-9]+ "
-for _ in $(seq 10); do
-	screen_has "$m" "^ program $xdp " && break
-	keys "$m" j
-	sleep 0.2
-done
-wait_has "$m" "^ program $xdp "
+details_of "$m" "$xdp"
 wait_has "$m" "tag $tag"
 screen_has "$m" "^ name +xdp_test_pass" || fail "details: name"
 # Other ebpftop instances hold every program too and may be listed first.
@@ -239,18 +209,6 @@ ok "Enter shows the details of program $xdp (tag $tag), Enter closes"
 
 # ---- regression highlighting --------------------------------------------------
 
-# tl_cmd CMD: a testload command, answered by "ok".
-tl_cmd() {
-	local before
-
-	before=$(grep -c . "$tmp/tl.out")
-	echo "$1" >&8
-	poll 50 eval '[ "$(grep -c . "$tmp/tl.out")" -gt "$before" ]' ||
-		fail "testload did not answer '$1'"
-	[ "$(tail -n1 "$tmp/tl.out")" = ok ] ||
-		fail "testload: $1 -> $(tail -n1 "$tmp/tl.out")"
-}
-
 step="regress"
 # R is the demo's switch: without --demo it says so, and is not on the bar.
 screen_lacks "$m" "RRegress" || fail "the key bar offers R without --demo"
@@ -262,24 +220,16 @@ start "$mono" 100 30 "$(printf 'env LC_ALL=C NO_COLOR=1 %s' \
 	"$(tui_cmd "$mono" vt100 -d 0.3 --regress-threshold 100 -f "$pid")")"
 wait_has "$mono" "^ *$xdp +xdp +xdp_test_pass "
 # Its details pane says when it has learnt the baseline of the busiest row.
-keys "$mono" Home Enter
-wait_has "$mono" "^ program $xdp "
+details_of "$mono" "$xdp"
 wait_has "$mono" "^ regress +baseline [0-9.]+ ns/run" 100
 screen_lacks "$m" "REGRESSION" || fail "REGRESSION on screen before any regression"
-keys "$m" Home Enter
-wait_has "$m" "^ program [0-9]+ "
-for _ in $(seq 10); do
-	screen_has "$m" "^ program $xdp " && break
-	keys "$m" j
-	sleep 0.2
-done
-wait_has "$m" "^ program $xdp "
+details_of "$m" "$xdp"
 wait_has "$m" "^ regress +baseline [0-9.]+ ns/run"
 screen_has "$m" "^ history +no regression seen" || fail "details: history"
 ok "both views learnt the baseline of program $xdp"
 
 # The bad build lands: sixteen times the work per run.
-tl_cmd "slow xdp 1"
+tl_ok t slow xdp 1 || fail "testload did not take 'slow xdp 1'"
 wait_has "$m" "^REGRESSION: xdp_test_pass \+[0-9]+% ns/run" 60
 wait_has "$m" "^ *$xdp +xdp +xdp_test_pass .* ▲\+[0-9]+%"
 wait_has "$m" "^ regress +REGRESSED \+[0-9]+% since .*, clears at [0-9.]+ ns *$"
@@ -294,7 +244,7 @@ keys "$m" x
 wait_lacks "$m" "^regression event log"
 ok "l opens the event log (the regression is ongoing), any key closes it"
 
-tl_cmd "slow xdp 0"
+tl_ok t slow xdp 0 || fail "testload did not take 'slow xdp 0'"
 # A few refreshes after the cost is back down; a slow spell may add seconds.
 wait_lacks "$m" "REGRESSION" 200
 wait_lacks "$m" "▲\+[0-9]+%"

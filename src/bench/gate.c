@@ -176,7 +176,7 @@ int bench_main(const struct ebpftop_opts *o)
 		else
 			fprintf(stderr, "ebpftop: --pcap: %s\n", err);
 		bench_result_free(&base);
-		return ret == -ENOMEM ? 1 : 2;
+		return ret == -EINVAL ? 2 : 1;	/* 1: no memory, no libpcap */
 	}
 	fill_meta(&r, "bench");
 	bench_object_label(o->bench, r.object, sizeof(r.object));

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pcap/pcap.h>
-
+#include "bench/pcap_lib.h"
 #include "demo/packet.h"
 
 static int add(struct bench_input *in, const uint8_t *data, uint32_t len)
@@ -65,23 +64,26 @@ int bench_input_pcap(const char *path, struct bench_input *in, char *err,
 	int dlt, ret = 0, r;
 
 	memset(in, 0, sizeof(*in));
-	p = pcap_open_offline(path, perr);
+	ret = pcap_lib_load(err, errlen);
+	if (ret)
+		return ret;
+	p = libpcap.pcap_open_offline(path, perr);
 	if (!p) {
 		snprintf(err, errlen, "cannot read '%s': %s", path, perr);
 		return -EINVAL;
 	}
-	dlt = pcap_datalink(p);
+	dlt = libpcap.pcap_datalink(p);
 	if (dlt != DLT_EN10MB) {
-		const char *name = pcap_datalink_val_to_name(dlt);
-		const char *what = pcap_datalink_val_to_description(dlt);
+		const char *name = libpcap.pcap_datalink_val_to_name(dlt);
+		const char *what = libpcap.pcap_datalink_val_to_description(dlt);
 
 		snprintf(err, errlen,
 			 "'%s' has link type %s (%s): the programs take Ethernet frames (EN10MB)",
 			 path, name ? name : "?", what ? what : "unknown");
-		pcap_close(p);
+		libpcap.pcap_close(p);
 		return -EINVAL;
 	}
-	while ((r = pcap_next_ex(p, &h, &data)) == 1) {
+	while ((r = libpcap.pcap_next_ex(p, &h, &data)) == 1) {
 		if (h->caplen < 14) {
 			snprintf(err, errlen,
 				 "'%s': packet %zu has %u bytes, less than an Ethernet header",
@@ -102,14 +104,14 @@ int bench_input_pcap(const char *path, struct bench_input *in, char *err,
 		}
 	}
 	if (!ret && r == PCAP_ERROR) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, pcap_geterr(p));
+		snprintf(err, errlen, "cannot read '%s': %s", path, libpcap.pcap_geterr(p));
 		ret = -EINVAL;
 	}
 	if (!ret && !in->n) {
 		snprintf(err, errlen, "'%s' has no packets", path);
 		ret = -EINVAL;
 	}
-	pcap_close(p);
+	libpcap.pcap_close(p);
 	if (ret) {
 		bench_input_free(in);
 		return ret;

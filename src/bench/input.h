@@ -30,7 +30,7 @@ int bench_input_builtin(struct bench_input *in);
  * Every packet of the capture at @path (read with libpcap). 0; -EINVAL
  * for a file that is not a capture, has no packets, a packet shorter than
  * an Ethernet header or a link type other than Ethernet (@err says which);
- * -ENOMEM.
+ * -ELIBACC when libpcap cannot be loaded (@err says so); -ENOMEM.
  */
 int bench_input_pcap(const char *path, struct bench_input *in, char *err,
 		     size_t errlen);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "export/mhd_lib.h"
 #include "util/clock.h"
 
 void exporter_blob_put(struct blob *b)
@@ -40,7 +41,7 @@ static const char index_page[] =
 static enum MHD_Result queue(struct MHD_Connection *c, unsigned int status,
 			     struct MHD_Response *r)
 {
-	return r ? MHD_queue_response(c, status, r) : MHD_NO;
+	return r ? libmhd.MHD_queue_response(c, status, r) : MHD_NO;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
@@ -82,7 +83,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (!metrics)
 		return queue(c, MHD_HTTP_OK, e->r_index);
 
-	fmt = om_negotiate(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	fmt = om_negotiate(libmhd.MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						       MHD_HTTP_HEADER_ACCEPT));
 	pthread_mutex_lock(&e->pub_lock);
 	b = e->cur[fmt];
@@ -91,16 +92,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	pthread_mutex_unlock(&e->pub_lock);
 	if (!b)
 		return queue(c, MHD_HTTP_SERVICE_UNAVAILABLE, e->r_503);
-	r = MHD_create_response_from_buffer_with_free_callback_cls(
+	r = libmhd.MHD_create_response_from_buffer_with_free_callback_cls(
 		b->len, b->data, blob_release, b);
 	if (!r) {
 		exporter_blob_put(b);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	libmhd.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 				om_content_type(fmt));
-	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	libmhd.MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept");
+	libmhd.MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	/*
 	 * Busy: close after this answer rather than keep the connection
 	 * idle in a slot that a waiting client could use.
@@ -109,9 +110,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	open = e->nr_open;
 	pthread_mutex_unlock(&e->conn_lock);
 	if (open > EXPORT_HTTP_MAX_CONNECTIONS / 2)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+		libmhd.MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	ret = libmhd.MHD_queue_response(c, MHD_HTTP_OK, r);
+	libmhd.MHD_destroy_response(r);
 	return ret;
 }
 
@@ -125,7 +126,7 @@ static void on_connection(void *cls, struct MHD_Connection *c,
 	pthread_mutex_lock(&e->conn_lock);
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+			libmhd.MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 
 		for (size_t i = 0; ci && i < CONN_SLOTS; i++) {
 			if (e->conns[i].used)
@@ -155,7 +156,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		libmhd.MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	struct exporter *e = cls;
 	struct conn_slot *slot = ci ? ci->socket_context : NULL;
 
@@ -208,11 +209,11 @@ static void *watchdog_main(void *arg)
 static struct MHD_Response *static_response(const char *body,
 					    const char *type)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
+	struct MHD_Response *r = libmhd.MHD_create_response_from_buffer(
 		strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
 
 	if (r)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+		libmhd.MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	return r;
 }
 
@@ -286,7 +287,14 @@ int exporter_http_start(struct exporter *e, const struct listen_addr *a,
 {
 	sigset_t all, old;
 	int fd = -1, err;
+	char why[400];
 
+	/* Loaded now, not at start: only --listen needs it (and GnuTLS). */
+	err = mhd_lib_load(why, sizeof(why));
+	if (err) {
+		snprintf(msg, msglen, "--listen: %s", why);
+		return err;
+	}
 	e->r_index = static_response(index_page, "text/html; charset=utf-8");
 	e->r_400 = static_response("bad request: a GET has no body\n",
 				   "text/plain; charset=utf-8");
@@ -300,8 +308,8 @@ int exporter_http_start(struct exporter *e, const struct listen_addr *a,
 		snprintf(msg, msglen, "--listen: out of memory");
 		return -ENOMEM;
 	}
-	MHD_add_response_header(e->r_405, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	MHD_add_response_header(e->r_503, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+	libmhd.MHD_add_response_header(e->r_405, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	libmhd.MHD_add_response_header(e->r_503, MHD_HTTP_HEADER_RETRY_AFTER, "1");
 
 	err = bind_listen(a, &fd, msg, msglen);
 	if (err)
@@ -312,7 +320,7 @@ int exporter_http_start(struct exporter *e, const struct listen_addr *a,
 	 */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e->mhd = MHD_start_daemon(
+	e->mhd = libmhd.MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL,
 		on_request, e,
 		MHD_OPTION_LISTEN_SOCKET, fd,
@@ -348,7 +356,7 @@ void exporter_http_stop(struct exporter *e)
 {
 	/* MHD drops its responses, and with them their references, here. */
 	if (e->mhd)
-		MHD_stop_daemon(e->mhd);
+		libmhd.MHD_stop_daemon(e->mhd);
 	e->mhd = NULL;
 	if (e->watchdog_running) {
 		pthread_mutex_lock(&e->conn_lock);
@@ -359,14 +367,14 @@ void exporter_http_stop(struct exporter *e)
 		e->watchdog_running = false;
 	}
 	if (e->r_index)
-		MHD_destroy_response(e->r_index);
+		libmhd.MHD_destroy_response(e->r_index);
 	if (e->r_400)
-		MHD_destroy_response(e->r_400);
+		libmhd.MHD_destroy_response(e->r_400);
 	if (e->r_404)
-		MHD_destroy_response(e->r_404);
+		libmhd.MHD_destroy_response(e->r_404);
 	if (e->r_405)
-		MHD_destroy_response(e->r_405);
+		libmhd.MHD_destroy_response(e->r_405);
 	if (e->r_503)
-		MHD_destroy_response(e->r_503);
+		libmhd.MHD_destroy_response(e->r_503);
 	e->r_index = e->r_400 = e->r_404 = e->r_405 = e->r_503 = NULL;
 }

@@ -77,8 +77,9 @@ struct exporter {
 void exporter_blob_put(struct blob *b);
 
 /*
- * Bind --listen's socket, start libmicrohttpd and the watchdog. 0, or a
- * negative errno with one line in @msg (-EINVAL: bad usage).
+ * Load libmicrohttpd, bind --listen's socket, start it and the watchdog.
+ * 0, or a negative errno with one line in @msg (-EINVAL: bad usage;
+ * -ELIBACC: libmicrohttpd cannot be loaded).
  */
 int exporter_http_start(struct exporter *e, const struct listen_addr *a,
 			char *msg, size_t msglen);

@@ -96,10 +96,12 @@ static int resolve(const char *name, struct perf_event_attr *attr, char *msg,
 {
 	struct event_set set;
 	char why[256];
+	int err;
 
-	if (events_parse(name, &set, why, sizeof(why))) {
+	err = events_parse(name, &set, why, sizeof(why));
+	if (err) {
 		snprintf(msg, len, "%s", why);
-		return -EINVAL;
+		return err == -ELIBACC ? err : -EINVAL;
 	}
 	if (set.n != 1) {
 		snprintf(msg, len, "'%s' is %zu events: sampling takes one", name,

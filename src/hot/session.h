@@ -54,7 +54,7 @@ void hot_session_stop(struct hot_session *s);
 
 /*
  * --sample-event as given: resolve it with libpfm4 into one event. 0 or
- * -EINVAL with the reason in @msg.
+ * -EINVAL with the reason in @msg (-ELIBACC: libpfm4 cannot be loaded).
  */
 int hot_event_check(const char *event, char *msg, size_t len);
 

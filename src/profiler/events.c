@@ -11,9 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* The kernel's struct first: libpfm4 then skips its own copy. */
-#include <linux/perf_event.h>
-#include <perfmon/pfmlib_perf_event.h>
+#include "profiler/pfm_lib.h"
 
 /* ---- named events ---------------------------------------------------------- */
 
@@ -249,7 +247,8 @@ static bool bogus_fixed(const struct perf_event_attr *a)
 
 /*
  * Encode @str: raw table, then libpfm4 (kernel only). @prefix asks for our
- * core PMU explicitly. 0, or -EINVAL with the reason.
+ * core PMU explicitly. 0, or -EINVAL with the reason (-ELIBACC: libpfm4
+ * cannot be loaded).
  */
 static int encode(const char *str, bool prefix, struct prof_event *e,
 		  char *msg, size_t len)
@@ -277,7 +276,8 @@ static int encode(const char *str, bool prefix, struct prof_event *e,
 	}
 	if (events_pfm.err) {
 		snprintf(msg, len, "cannot encode '%s': %s", str, events_pfm.msg);
-		return -EINVAL;
+		/* No libpfm4 at all is the machine's fault, not the user's. */
+		return events_pfm.err == -ELIBACC ? -ELIBACC : -EINVAL;
 	}
 	if (prefix)
 		snprintf(full, sizeof(full), "%s::%s", events_pfm.pmu, str);
@@ -289,10 +289,10 @@ static int encode(const char *str, bool prefix, struct prof_event *e,
 	arg.size = sizeof(arg);
 	arg.attr = &e->attr;
 	arg.fstr = &fstr;
-	ret = pfm_get_os_event_encoding(full, PFM_PLM0, PFM_OS_PERF_EVENT, &arg);
+	ret = libpfm.pfm_get_os_event_encoding(full, PFM_PLM0, PFM_OS_PERF_EVENT, &arg);
 	if (ret != PFM_SUCCESS) {
 		snprintf(msg, len, "unknown event '%s' for PMU %s (libpfm4: %s)",
-			 str, events_pfm.pmu, pfm_strerror(ret));
+			 str, events_pfm.pmu, libpfm.pfm_strerror(ret));
 		free(fstr);
 		return -EINVAL;
 	}

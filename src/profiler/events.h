@@ -59,7 +59,8 @@ const char *events_pmu_name(void);
 /*
  * Resolve a comma-separated list of presets, named events and libpfm4
  * event strings into @set. 0, or -EINVAL with a one-line reason in @msg
- * (without the option name).
+ * (without the option name); -ELIBACC when an event needs libpfm4 and it
+ * cannot be loaded (generic and software events need no libpfm4).
  */
 int events_parse(const char *list, struct event_set *set, char *msg,
 		 size_t len);
@@ -68,7 +69,8 @@ int events_parse(const char *list, struct event_set *set, char *msg,
  * --list-events: every preset and its events as resolved here, one event
  * per line "<preset> <event> type=<n> config=0x<hex>" (config1/config2
  * when non-zero), or one line saying why a preset does not resolve.
- * Returns 0, or a negative errno when libpfm4 cannot start.
+ * Returns 0, or a negative errno when libpfm4 cannot start (-ELIBACC: it
+ * cannot be loaded).
  */
 int events_list(FILE *f, char *msg, size_t len);
 

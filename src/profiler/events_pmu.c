@@ -3,14 +3,11 @@
 #include "config.h"
 
 #include "profiler/events_impl.h"
+#include "profiler/pfm_lib.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The kernel's struct first: libpfm4 then skips its own copy. */
-#include <linux/perf_event.h>
-#include <perfmon/pfmlib_perf_event.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -98,7 +95,7 @@ static void pick_core_pmu(void)
 	pfm_for_all_pmus(p) {
 		memset(&pi, 0, sizeof(pi));
 		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present ||
+		if (libpfm.pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present ||
 		    pi.type != PFM_PMU_TYPE_CORE || !pi.name)
 			continue;
 		if (events_family_of(pi.name) != FAM_GENERIC) {
@@ -131,11 +128,18 @@ int events_init(char *msg, size_t len)
 		zen4 = true;
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
 	}
-	ret = pfm_initialize();
+	/* Loaded now, not at start: a plain run never needs it. */
+	ret = pfm_lib_load(events_pfm.msg, sizeof(events_pfm.msg));
+	if (ret) {
+		events_pfm.err = ret;
+		goto out;
+	}
+	ret = libpfm.pfm_initialize();
 	if (ret != PFM_SUCCESS) {
 		events_pfm.err = -ENODEV;
 		snprintf(events_pfm.msg, sizeof(events_pfm.msg),
-			 "libpfm4 does not start here: %s", pfm_strerror(ret));
+			 "libpfm4 does not start here: %s",
+			 libpfm.pfm_strerror(ret));
 		goto out;
 	}
 	pick_core_pmu();

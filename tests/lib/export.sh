@@ -1,6 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Helpers of the exporter's shell tests (source after testlib.sh; bash).
 
+# shellcheck source=tests/lib/testload.sh
+. "$top_srcdir/tests/lib/testload.sh"
+
+# export_test NAME TOOL...: skip without root and BPF or without a TOOL;
+# then tl_test NAME a: the test lock, $tmp, loader a running, and at exit
+# the test's test_cleanup, the loader stopped and $tmp removed.
+export_test() {
+	local name=$1 c
+
+	shift
+	have_bpf || skip "needs root and BPF (the test programs do not load here)"
+	for c in "$@"; do
+		command -v "$c" >/dev/null ||
+			skip "$c is missing (scripts/setup.sh installs it)"
+	done
+	tl_test "$name" a
+}
+
 # free_port: print a TCP port nobody listens on.
 free_port() {
 	local p
@@ -13,58 +31,6 @@ free_port() {
 		fi
 	done
 	return 1
-}
-
-# tl_start NAME DIR: start the test loader NAME (its programs are held by
-# it); sets tl_<NAME>_pid and the ids tl_<NAME>_xdp, _socket, _long.
-tl_start() {
-	local name=$1 dir=$2 line fdi fdo
-
-	mkfifo "$dir/$name.in" "$dir/$name.out" || return 1
-	"$top_builddir/tests/testload" <"$dir/$name.in" >"$dir/$name.out" \
-		2>"$dir/$name.err" &
-	printf -v "tl_${name}_pid" %s "$!"
-	exec {fdi}>"$dir/$name.in"
-	exec {fdo}<"$dir/$name.out"
-	printf -v "tl_${name}_in" %s "$fdi"
-	printf -v "tl_${name}_out" %s "$fdo"
-	read -r -t 20 line <&"$fdo" || return 1
-	for p in xdp socket long; do
-		printf -v "tl_${name}_$p" %s \
-			"$(grep -o "\"$p\":[0-9]*" <<<"$line" | cut -d: -f2)"
-	done
-	[ -n "$(eval echo "\$tl_${name}_xdp")" ]
-}
-
-# tl_cmd NAME COMMAND...: send a command, print the answer line.
-tl_cmd() {
-	local name=$1 fdi fdo ans
-
-	shift
-	fdi=$(eval echo "\$tl_${name}_in")
-	fdo=$(eval echo "\$tl_${name}_out")
-	echo "$*" >&"$fdi" || return 1
-	read -r -t 30 ans <&"$fdo" || return 1
-	echo "$ans"
-}
-
-# tl_stop NAME: EOF on its stdin unloads its programs; wait (bounded).
-tl_stop() {
-	local name=$1 pid fdi fdo
-
-	pid=$(eval echo "\$tl_${name}_pid")
-	fdi=$(eval echo "\$tl_${name}_in")
-	fdo=$(eval echo "\$tl_${name}_out")
-	[ -n "$pid" ] || return 0
-	[ -n "$fdi" ] && exec {fdi}>&-
-	[ -n "$fdo" ] && exec {fdo}<&-
-	for _ in $(seq 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	printf -v "tl_${name}_pid" %s ""
 }
 
 # wait_http URL [TRIES]: until URL answers 200 (0.1 s apart).
@@ -86,10 +52,6 @@ metric() {
 stop_pid() {
 	[ -n "$1" ] || return 0
 	kill "$1" 2>/dev/null
-	for _ in $(seq 50); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$1" 2>/dev/null
+	wait_gone "$1" || kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 }

@@ -38,6 +38,16 @@ ok() {
 	echo "ok: $*"
 }
 
+# fail_fast: from here on the first failure ends the test, naming the
+# step it was at ($step).
+fail_fast() {
+	step=
+	fail() {
+		echo "FAIL: ${step:+$step: }$*" >&2
+		exit 1
+	}
+}
+
 # finish: exit 1 if anything failed, else 0.
 finish() {
 	if [ "$tl_failures" -ne 0 ]; then
@@ -50,9 +60,11 @@ finish() {
 
 # have_bpf: root, and the test loader can load its programs here.
 have_bpf() {
+	[ -n "${tl_have_bpf:-}" ] && return 0
 	[ "$(id -u)" = 0 ] || return 1
 	[ -r /proc/sys/kernel/bpf_stats_enabled ] || return 1
-	"$top_builddir/tests/testload" </dev/null >/dev/null 2>&1
+	"$top_builddir/tests/testload" </dev/null >/dev/null 2>&1 || return 1
+	tl_have_bpf=1
 }
 
 # lock_integration: wait (up to 5 minutes) for the integration test lock.
@@ -63,6 +75,43 @@ lock_integration() {
 	if ! flock -n 9; then
 		echo "# waiting for $lock (another integration test runs)"
 		flock -w 300 9 || die "another integration test has held $lock for 5 minutes"
+	fi
+}
+
+# wait_gone PID [TENTHS]: until process PID is gone (default 5 s); false
+# if it still runs.
+wait_gone() {
+	for _ in $(seq "${2:-50}"); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# expect_exit CODE NAME-ERE ARGS...: ebpftop ARGS (run under the command
+# in the array $wrap, if set) exits CODE with one line on stderr that
+# starts with "ebpftop: " and matches NAME-ERE (the option, or the cause),
+# and nothing on stdout. Uses $tmp.
+expect_exit() {
+	local want=$1 name=$2 code lines
+
+	shift 2
+	run_timeout 20 ${wrap[@]+"${wrap[@]}"} "$EBPFTOP" "$@" \
+		>"$tmp/out" 2>"$tmp/err" </dev/null
+	code=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$code" != "$want" ]; then
+		fail "ebpftop $*: exit $code, want $want ($(head -c 300 "$tmp/err"))"
+	elif [ "$lines" != 1 ]; then
+		fail "ebpftop $*: $lines lines on stderr, want 1: $(head -c 300 "$tmp/err")"
+	elif ! grep -qE -- "$name" "$tmp/err"; then
+		fail "ebpftop $*: message does not name $name: $(cat "$tmp/err")"
+	elif ! grep -q '^ebpftop: ' "$tmp/err"; then
+		fail "ebpftop $*: message does not start with 'ebpftop: ': $(cat "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		fail "ebpftop $*: wrote to stdout"
+	else
+		ok "ebpftop $* -> $want: $(cat "$tmp/err")"
 	fi
 }
 

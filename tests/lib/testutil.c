@@ -509,6 +509,39 @@ bool tl_stop(struct testload *t)
 	return tu_wait(&t->p, 10000);
 }
 
+int tl_setup(struct testload *t)
+{
+	int err = tl_start(t);
+	char *e;
+
+	if (!err)
+		return 0;
+	e = tu_stderr(&t->p);
+	fprintf(stderr, "testload did not start: %s %s\n", strerror(-err),
+		e ? e : "");
+	free(e);
+	tu_proc_free(&t->p);
+	return -1;
+}
+
+void tl_teardown(struct testload *t)
+{
+	tl_stop(t);
+	tu_proc_free(&t->p);
+}
+
+void tl_require(void)
+{
+	struct testload t;
+
+	tu_require_bpf();
+	tu_lock();
+	/* Load once up front: a kernel that cannot is a skip, not a failure. */
+	if (tl_setup(&t))
+		tu_skip("the test loader cannot load its programs here");
+	tl_teardown(&t);
+}
+
 /* ---- ebpftop records ----------------------------------------------------- */
 
 struct json_object *tu_next_record(struct tu_proc *p, int timeout_ms,
@@ -800,6 +833,107 @@ bool tu_wait_prog_gone(uint32_t id, int timeout_ms, char *who, size_t len)
 					 " nobody with an fd or link (a leaked reference)");
 			return false;
 		}
+		tu_sleep_ms(50);
+	}
+	return true;
+}
+
+/* ---- the profiler's programs ------------------------------------------ */
+
+uint32_t tu_prog_func(uint32_t id)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_func_info fi = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id);
+	uint32_t type = 0;
+
+	if (fd < 0)
+		return 0;
+	info.nr_func_info = 1;
+	info.func_info_rec_size = sizeof(fi);
+	info.func_info = (__u64)(unsigned long)&fi;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.nr_func_info)
+		type = fi.type_id;
+	close(fd);
+	return type;
+}
+
+/*
+ * Walk the ids of one kind of object (programs or links); count those for
+ * which @match holds on an fd of theirs, and keep up to @max of the
+ * program ids it gives in @progs.
+ */
+static size_t count_objs(int (*next_id)(__u32, __u32 *), int (*fd_by_id)(__u32),
+			 bool (*match)(int fd, uint32_t key, uint32_t *prog),
+			 uint32_t key, uint32_t *progs, size_t max)
+{
+	__u32 id = 0;
+	size_t n = 0;
+
+	while (!next_id(id, &id)) {
+		int fd = fd_by_id(id);
+		uint32_t prog = 0;
+
+		if (fd < 0)
+			continue; /* gone meanwhile */
+		if (match(fd, key, &prog)) {
+			if (n < max)
+				progs[n] = prog;
+			n++;
+		}
+		close(fd);
+	}
+	return n;
+}
+
+/* A tracing link attached to program @target. */
+static bool traces(int fd, uint32_t target, uint32_t *prog)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_LINK_TYPE_TRACING ||
+	    info.tracing.target_obj_id != target)
+		return false;
+	*prog = info.prog_id;
+	return true;
+}
+
+/* A profiler program for BTF function @func, or a calibration program. */
+static bool profiles(int fd, uint32_t func, uint32_t *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return false;
+	*prog = info.id;
+	return (info.type == BPF_PROG_TYPE_TRACING && info.attach_btf_id == func &&
+		!strncmp(info.name, "ebpftop_f", 9)) ||
+	       !strcmp(info.name, "ebpftop_calib");
+}
+
+size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max)
+{
+	return count_objs(bpf_link_get_next_id, bpf_link_get_fd_by_id, traces,
+			  id, progs, max);
+}
+
+size_t tu_profiler_progs(uint32_t func)
+{
+	return count_objs(bpf_prog_get_next_id, bpf_prog_get_fd_by_id, profiles,
+			  func, NULL, 0);
+}
+
+bool tu_profiler_gone(uint32_t id, uint32_t func, int timeout_ms)
+{
+	int64_t deadline = tu_now_ms() + timeout_ms;
+
+	while (tu_tracing_links(id, NULL, 0) || tu_profiler_progs(func)) {
+		if (tu_now_ms() > deadline)
+			return false;
 		tu_sleep_ms(50);
 	}
 	return true;

@@ -30,6 +30,16 @@ void tu_skip(const char *fmt, ...)
 void tu_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
+/*
+ * In a cmocka test: fail it with the message (printf format and arguments)
+ * unless @cond holds.
+ */
+#define tu_assert(cond, ...)                  \
+	do {                                  \
+		if (!(cond))                  \
+			fail_msg(__VA_ARGS__); \
+	} while (0)
+
 /* Whether EBPFTOP_TEST_STRICT=1 is set. */
 bool tu_strict(void);
 
@@ -108,6 +118,19 @@ struct testload {
 
 /* Start ./tests/testload and read its ids. 0 or -errno. */
 int tl_start(struct testload *t);
+/*
+ * tl_start for a cmocka setup: on failure it says why on stderr, frees
+ * what it started and returns -1.
+ */
+int tl_setup(struct testload *t);
+/* tl_stop and tu_proc_free: for a cmocka teardown. */
+void tl_teardown(struct testload *t);
+/*
+ * What a kernel test needs before it runs: tu_require_bpf, tu_lock, and
+ * one testload started and stopped (a kernel where it cannot load its
+ * programs is a skip).
+ */
+void tl_require(void);
 /* "run NAME COUNT": 0 and the counters after, or -EIO. */
 int tl_run(struct testload *t, enum tl_prog p, unsigned long count,
 	   uint64_t *cnt, uint64_t *ns);
@@ -169,6 +192,24 @@ bool tu_prog_exists(uint32_t id);
  * False if it is still loaded, with " comm(pid)..." of its holders in @who.
  */
 bool tu_wait_prog_gone(uint32_t id, int timeout_ms, char *who, size_t len);
+
+/* ---- the profiler's programs ------------------------------------------ */
+
+/* The BTF type id of program @id's main function (0: none). */
+uint32_t tu_prog_func(uint32_t id);
+/* Tracing links attached to program @id; up to @max of their programs in @progs. */
+size_t tu_tracing_links(uint32_t id, uint32_t *progs, size_t max);
+/*
+ * ebpftop's profiler programs for BTF function @func (attached or not) and
+ * its calibration programs: what must not outlive a profile.
+ */
+size_t tu_profiler_progs(uint32_t func);
+/*
+ * Wait up to @timeout_ms for nothing of the profiler to be left on program
+ * @id (whose function is @func): programs are freed after an RCU grace
+ * period, so this polls.
+ */
+bool tu_profiler_gone(uint32_t id, uint32_t func, int timeout_ms);
 
 /* CLOCK_MONOTONIC in ms. */
 int64_t tu_now_ms(void);

@@ -15,14 +15,22 @@ last_screen=
 tmux_init() {
 	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
 	tm_sock=ebpftop-$1-$$
+	# Panes start in $tmp: ebpftop by its full path.
+	[[ $EBPFTOP == /* ]] || EBPFTOP=$PWD/$EBPFTOP
 	export LC_ALL=C.UTF-8
 	unset TMUX
 }
 
 # tm ARGS...: tmux on our server. It must not inherit the test's other
-# fds (8: a testload's stdin, 9: the test lock), or they would stay open.
+# fds (9: the test lock, $tl_fds: tests/lib/testload.sh's fifos), or they
+# would stay open as long as the server runs.
 tm() {
-	tmux -L "$tm_sock" -f /dev/null "$@" 8>&- 9>&-
+	(
+		for fd in ${tl_fds:-}; do
+			exec {fd}>&-
+		done
+		exec tmux -L "$tm_sock" -f /dev/null "$@" 9>&-
+	)
 }
 
 tmux_cleanup() {

@@ -1,7 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs in the VM guest (tests/test_profile_vm.sh): the profiler checks
-# against a kernel that allows fentry/fexit, where a skip is a failure.
+# against a kernel that allows fentry/fexit, where a skip is a failure:
+# the profiler itself, then the key p in the TUI.
 cd /b || exit 99
-export top_builddir=/b EBPFTOP_TEST_STRICT=1 EBPFTOP_VM_GUEST=1
+export top_builddir=/b top_srcdir=/b EBPFTOP_TEST_STRICT=1 EBPFTOP_VM_GUEST=1
 [ -f /b/show ] && export EBPFTOP_TEST_SHOW=1
+# The console says "linux"; the initramfs has terminfo for screen and tmux.
+export TERM=screen
 ./tests/test_profile
+rc=$?
+/usr/bin/bash tests/test_profile_tui.sh || [ "$rc" != 0 ] || rc=1
+exit "$rc"
