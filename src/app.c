@@ -403,11 +403,12 @@ static int regress_rows(struct app *a)
 			     (a->prof || s->seq <= a->prof_quiet_until);
 
 		/* Runs in the interval: NAN on the first sample, then ignored. */
-		if (regress__update(a->regress, row->s->id, row->s->tag,
-				    row->s->name,
-				    quiet ? (double)NAN : row->r.ns_per_run,
-				    row->r.runs_per_s * s->interval_s,
-				    &row->reg))
+		if (regress__update_keyed(a->regress, row->s->id,
+					  row->s->tag_key, row->s->name_key,
+					  row->s->tag, row->s->name,
+					  quiet ? (double)NAN : row->r.ns_per_run,
+					  row->r.runs_per_s * s->interval_s,
+					  &row->reg))
 			err = -ENOMEM;
 	}
 	regress__end(a->regress);
@@ -428,6 +429,7 @@ static int cmp_u32(const void *x, const void *y)
 static int insights_rows(struct app *a)
 {
 	struct snapshot *s = &a->snap;
+	bool sorted = true;
 	int err = 0;
 
 	if (!a->insights)
@@ -443,9 +445,12 @@ static int insights_rows(struct app *a)
 			return -ENOMEM;
 		a->ids = ids;
 	}
-	for (size_t i = 0; i < s->nr_rows; i++)
+	for (size_t i = 0; i < s->nr_rows; i++) {
 		a->ids[i] = s->rows[i].s->id;
-	if (s->nr_rows) /* a->ids is NULL until the first program */
+		/* The table gives them in order: then there is no sort. */
+		sorted = sorted && (!i || a->ids[i - 1] < a->ids[i]);
+	}
+	if (!sorted)
 		qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
 	if (insights__sync(a->insights, a->ids, s->nr_rows))
 		err = -ENOMEM;
@@ -453,7 +458,8 @@ static int insights_rows(struct app *a)
 	for (size_t i = 0; i < s->nr_rows; i++) {
 		struct prog_row *row = &s->rows[i];
 
-		row->ins = insights__find(a->insights, row->s->id);
+		row->ins = sorted ? insights__at(a->insights, i, row->s->id) :
+				    insights__find(a->insights, row->s->id);
 		if (history__update(a->history, row->s->id, row->s->tag,
 				    row->s->name, s->interval_s,
 				    row->r.ns_per_run, row->r.runs_per_s,

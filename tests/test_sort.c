@@ -450,6 +450,101 @@ static void test_filter(void **state)
 	assert_filter("a", 30, 10, 50, 20, 40);
 }
 
+/* The filter as first written: strcasestr, and a pid printed with %u. */
+static bool ref_matches(const struct prog_row *row, const char *needle)
+{
+	const struct prog_sample *s = row->s;
+	char pid[16];
+
+	if (!needle || !*needle)
+		return true;
+	if (strcasestr(s->name, needle) ||
+	    (s->type_name && strcasestr(s->type_name, needle)))
+		return true;
+	for (uint32_t i = 0; i < s->nr_owners; i++) {
+		snprintf(pid, sizeof(pid), "%u", s->owners[i].pid);
+		if (strcasestr(s->owners[i].comm, needle) || !strcmp(pid, needle))
+			return true;
+	}
+	return false;
+}
+
+#define BIG 3000
+
+/*
+ * rows_view() on many rows with ties, missing values and runs already in
+ * order gives what filtering with strcasestr and sorting with qsort give,
+ * on every key and for needles of every kind, its buffer reused.
+ */
+static void test_view_many(void **state)
+{
+	static const char *const names[] = { "bench_1", "Bench_22", "xdp_Fw",
+					     "", "tc_ALPHA", "aAaA" };
+	static const char *const types[] = { "xdp", "tracing", "sched_cls" };
+	static struct prog_owner own[] = { { 4242, "Loader" }, { 7, "sshd" },
+					   { 0, "swapper" } };
+	static const double vals[] = { NAN, 0.0, 1.5, 1.5, 20.0, 1e9 };
+	static const char *const needles[] = {
+		NULL, "", "a", "AA", "bench_2", "XDP", "4242", "7", "0", "042",
+		"00", "424", "sshd", "er", "no-such-prog", "4294967296",
+	};
+	char longneedle[300];
+	struct prog_sample *s = calloc(BIG, sizeof(*s));
+	struct prog_row *r = calloc(BIG, sizeof(*r)), *want = calloc(BIG, sizeof(*r));
+	struct prog_row *view = NULL;
+	size_t cap = 0, n, nw;
+	struct snapshot snap = { .rows = r };
+
+	assert_non_null(s);
+	assert_non_null(r);
+	assert_non_null(want);
+	memset(longneedle, 'a', sizeof(longneedle) - 1);
+	longneedle[sizeof(longneedle) - 1] = '\0';
+	srand(9);
+	for (int i = 0; i < BIG; i++) {
+		s[i].id = (uint32_t)(i * 3 + 1);
+		s[i].type_name = types[rand() % 3];
+		snprintf(s[i].name, sizeof(s[i].name), "%s%d",
+			 names[rand() % 6], rand() % 50);
+		s[i].run_cnt = (uint64_t)(rand() % 4);
+		s[i].run_time_ns = i < BIG / 2 ? 5 : (uint64_t)rand();
+		s[i].owners = &own[rand() % 3];
+		s[i].nr_owners = (uint32_t)(rand() % 2 + (s[i].owners != &own[2]));
+		r[i].s = &s[i];
+		/* The first half idle: long runs already in order. */
+		r[i].r.ns_per_run = i < BIG / 2 ? (double)NAN : vals[rand() % 6];
+		r[i].r.runs_per_s = i < BIG / 2 ? 0.0 : vals[rand() % 6];
+		r[i].r.cpu_pct = vals[rand() % 6];
+	}
+	for (size_t rows_n = 1; rows_n <= BIG; rows_n *= 7) {
+		snap.nr_rows = rows_n;
+		for (int k = 0; k < COL__MAX; k++) {
+			for (size_t f = 0; f <= sizeof(needles) / sizeof(needles[0]); f++) {
+				const char *nd = f < sizeof(needles) / sizeof(needles[0]) ?
+							 needles[f] : longneedle;
+
+				nw = 0;
+				for (size_t i = 0; i < rows_n; i++) {
+					if (ref_matches(&r[i], nd))
+						want[nw++] = r[i];
+				}
+				rows_sort(want, nw, (enum col)k);
+				assert_int_equal(rows_view(&snap, nd, (enum col)k,
+							   &view, &cap, &n), 0);
+				if (n != nw || (n && memcmp(view, want, n * sizeof(*want))))
+					fail_msg("%zu rows, key %d, needle '%s': %zu rows, want %zu",
+						 rows_n, k, nd ? nd : "(null)", n, nw);
+				for (size_t i = 0; i < n; i++)
+					assert_true(row_matches(&view[i], nd));
+			}
+		}
+	}
+	free(view);
+	free(want);
+	free(r);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_column_table),
 		cmocka_unit_test(test_sort_step),
 		cmocka_unit_test_setup(test_filter, setup),
+		cmocka_unit_test(test_view_many),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

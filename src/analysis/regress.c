@@ -376,7 +376,16 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 		    const char *name, double ns_per_run, double runs,
 		    struct prog_regression *out)
 {
-	uint64_t tk = rtab_parse_tag(tag), nh = rtab_hash_name(name);
+	return regress__update_keyed(r, id, prog_tag_key(tag),
+				     prog_name_key(name), tag, name,
+				     ns_per_run, runs, out);
+}
+
+int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
+			  uint64_t nh, const char *tag, const char *name,
+			  double ns_per_run, double runs,
+			  struct prog_regression *out)
+{
 	struct rstate *st = rtab_id_find(r, id);
 
 	memset(out, 0, sizeof(*out));

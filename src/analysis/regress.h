@@ -85,6 +85,11 @@ void regress__begin(struct regress *r, double now);
 int regress__update(struct regress *r, uint32_t id, const char *tag,
 		    const char *name, double ns_per_run, double runs,
 		    struct prog_regression *out);
+/* The same, with @tag and @name as prog_tag_key() and prog_name_key() give. */
+int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tag_key,
+			  uint64_t name_key, const char *tag, const char *name,
+			  double ns_per_run, double runs,
+			  struct prog_regression *out);
 
 /*
  * End the refresh: programs not updated since regress__begin() are gone;

@@ -71,8 +71,6 @@ struct regress {
 
 /* A program's identity: its tag's 8 bytes (a hash if it is not 16 hex
  * digits) and a hash of its name. */
-uint64_t rtab_parse_tag(const char *s);
-uint64_t rtab_hash_name(const char *s);
 
 /* Room for one more program in every table: 0 or -ENOMEM. */
 int rtab_reserve(struct regress *r);

@@ -8,39 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-uint64_t rtab_hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	for (; s && *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-uint64_t rtab_parse_tag(const char *s)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	for (i = 0; s && s[i] && i < 16; i++) {
-		char c = s[i];
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
-			return rtab_hash_name(s);
-		v = v << 4 | d;
-	}
-	return i == 16 && !s[i] ? v : rtab_hash_name(s);
-}
-
 static uint64_t mix(uint64_t x)
 {
 	x ^= x >> 33;

@@ -32,6 +32,17 @@ struct prog_sample {
 	uint32_t nr_map_ids;
 	uint32_t nr_owners;
 	struct prog_owner *owners;	/* owned by the table */
+	/* What identifies the program across reloads, set with tag and name. */
+	uint64_t tag_key;		/* prog_tag_key(tag) */
+	uint64_t name_key;		/* prog_name_key(name) */
 };
+
+/*
+ * A tag as a number: its 16 hex digits, or for anything else a hash of
+ * the text (tests give made-up tags).
+ */
+uint64_t prog_tag_key(const char *tag);
+/* A name as a number (FNV-1a); "" and NULL alike. */
+uint64_t prog_name_key(const char *name);
 
 #endif

@@ -30,8 +30,9 @@ size_t rows_filter(struct prog_row *rows, size_t n, const char *needle);
 
 /*
  * What a table shows: the rows of @snap matching @filter, sorted on
- * @sort, copied into *@view (grown as needed, *@cap rows); their number
- * in *@n. Returns 0, or -ENOMEM (then *@n is 0).
+ * @sort, copied into *@view (grown as needed, *@cap rows; the same
+ * allocation holds the sort's scratch: free it, and pass it back only to
+ * rows_view()); their number in *@n. Returns 0, or -ENOMEM (then *@n is 0).
  */
 int rows_view(const struct snapshot *snap, const char *filter, enum col sort,
 	      struct prog_row **view, size_t *cap, size_t *n);

@@ -30,12 +30,15 @@ struct pid_scan {
 	uint32_t own_prog_id;
 	struct pid_ref *refs;
 	size_t n, cap;
+	struct pid_ref *tmp;	/* the sort's scratch, as long as refs */
+	size_t tmp_cap;
 };
 
 static int refs_push(struct pid_scan *p, uint32_t prog_id, uint32_t pid,
 		     const char *comm)
 {
 	struct pid_ref *r;
+	size_t len;
 
 	if (ARRAY_GROW(p->refs, p->cap, p->n + 1, 64))
 		return -ENOMEM;
@@ -43,7 +46,9 @@ static int refs_push(struct pid_scan *p, uint32_t prog_id, uint32_t pid,
 	r->prog_id = prog_id;
 	r->nr_fds = 1;
 	r->owner.pid = pid;
-	snprintf(r->owner.comm, sizeof(r->owner.comm), "%s", comm);
+	len = strnlen(comm, sizeof(r->owner.comm) - 1);
+	memcpy(r->owner.comm, comm, len);
+	r->owner.comm[len] = '\0';
 	return 0;
 }
 
@@ -56,13 +61,79 @@ static int ref_cmp(const void *a, const void *b)
 	return (x->owner.pid > y->owner.pid) - (x->owner.pid < y->owner.pid);
 }
 
+/* The end of the ascending run of @a that starts at @i. */
+static size_t run_end(const struct pid_ref *a, size_t i, size_t n)
+{
+	for (i++; i < n && ref_cmp(&a[i - 1], &a[i]) <= 0; i++)
+		;
+	return i;
+}
+
+/*
+ * Sort p->refs: a natural merge sort, since they come in few runs (one
+ * process's fds are mostly in the order of its programs' ids).
+ */
+static void refs_sort(struct pid_scan *p)
+{
+	struct pid_ref *src = p->refs, *dst, *t;
+
+	if (run_end(src, 0, p->n) == p->n)
+		return;
+	if (p->tmp_cap < p->n) {
+		t = realloc(p->tmp, p->cap * sizeof(*t));
+		if (!t) {
+			qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
+			return;
+		}
+		p->tmp = t;
+		p->tmp_cap = p->cap;
+	}
+	dst = p->tmp;
+	for (;;) {
+		size_t i = 0, runs = 0;
+
+		while (i < p->n) {
+			size_t mid = run_end(src, i, p->n), end, a, b, o = i;
+
+			runs++;
+			if (mid == p->n) {
+				memcpy(dst + i, src + i, (p->n - i) * sizeof(*src));
+				break;
+			}
+			end = run_end(src, mid, p->n);
+			for (a = i, b = mid; a < mid && b < end;)
+				dst[o++] = ref_cmp(&src[b], &src[a]) < 0 ? src[b++] :
+									   src[a++];
+			while (a < mid)
+				dst[o++] = src[a++];
+			while (b < end)
+				dst[o++] = src[b++];
+			i = end;
+		}
+		t = src;
+		src = dst;
+		dst = t;
+		if (runs == 1)
+			break;
+	}
+	if (src != p->refs) {
+		/* The sorted refs are in the scratch: swap the arrays. */
+		size_t cap = p->cap;
+
+		p->tmp = p->refs;
+		p->refs = src;
+		p->cap = p->tmp_cap;
+		p->tmp_cap = cap;
+	}
+}
+
 static void refs_sort_unique(struct pid_scan *p)
 {
 	size_t kept = 0;
 
 	if (p->n < 2)
 		return;
-	qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
+	refs_sort(p);
 	for (size_t i = 0; i < p->n; i++) {
 		if (kept && !ref_cmp(&p->refs[kept - 1], &p->refs[i])) {
 			p->refs[kept - 1].nr_fds++;
@@ -75,7 +146,7 @@ static void refs_sort_unique(struct pid_scan *p)
 
 static int iter_read(struct pid_scan *p)
 {
-	struct pid_iter_entry e[64];
+	struct pid_iter_entry e[256];
 	int fd, err = 0;
 	ssize_t r;
 
@@ -176,6 +247,7 @@ void pid_scan__free(struct pid_scan *p)
 		close(p->link_fd);
 	pid_iter_bpf__destroy(p->skel);
 	free(p->refs);
+	free(p->tmp);
 	free(p);
 }
 

@@ -71,13 +71,19 @@ int prog_sample_read(int fd, const struct prog_sample *old,
 	s->xlated_len = info.xlated_prog_len;
 	s->jited_len = info.jited_prog_len;
 	s->nr_map_ids = info.nr_map_ids;
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		s->tag_key = s->tag_key << 8 | info.tag[i];	/* prog_tag_key() */
 	if (old && !strcmp(old->tag, s->tag)) {
 		memcpy(s->name, old->name, sizeof(s->name));
+		s->name_key = old->name_key;
 	} else {
-		snprintf(s->name, sizeof(s->name), "%s", info.name);
+		size_t nlen = strnlen(info.name, sizeof(info.name) - 1);
+
+		memcpy(s->name, info.name, nlen);	/* s->name was zeroed */
 		/* The kernel keeps 15 characters: BTF may know more. */
-		if (strlen(info.name) >= BPF_OBJ_NAME_LEN - 1 || !info.name[0])
+		if (nlen >= BPF_OBJ_NAME_LEN - 1 || !nlen)
 			prog_btf_name(fd, &info, s->name, sizeof(s->name));
+		s->name_key = prog_name_key(s->name);
 	}
 	return 0;
 }

@@ -207,43 +207,79 @@ static size_t unnamed_syms(const struct insights *in)
 	return n;
 }
 
+/* One line of /proc/kallsyms ("ADDR T NAME[\tmodule]"): what it gives. */
+static void kallsyms_line(struct insights *in, char *line, bool *want_base,
+			  size_t *todo)
+{
+	unsigned long long addr = 0;
+	char *end = line, *name;
+	struct ksym *k;
+
+	for (;; end++) {
+		unsigned int d;
+
+		if (*end >= '0' && *end <= '9')
+			d = (unsigned int)(*end - '0');
+		else if (*end >= 'a' && *end <= 'f')
+			d = (unsigned int)(*end - 'a' + 10);
+		else if (*end >= 'A' && *end <= 'F')
+			d = (unsigned int)(*end - 'A' + 10);
+		else
+			break;
+		addr = addr << 4 | d;
+	}
+	if (!addr || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return;
+	name = end + 3;
+	name[strcspn(name, " \t\n")] = '\0';
+	if (*want_base && !strcmp(name, "__bpf_call_base")) {
+		in->call_base = addr;
+		*want_base = false;
+	}
+	k = *todo ? find_sym(in, addr) : NULL;
+	if (k && !k->name) {
+		k->name = intern(in, name);
+		(*todo)--;
+	}
+}
+
 /*
  * One pass over /proc/kallsyms for the address of __bpf_call_base (the
  * first time) and the names of the call targets not named yet. It stops
  * as soon as it has them: with many programs loaded the file is long, and
- * their own symbols come last.
+ * their own symbols come last. Read in large blocks, parsed in place.
  */
 static void scan_kallsyms(struct insights *in, bool want_base)
 {
-	size_t todo = unnamed_syms(in);
-	char line[512];
-	FILE *f;
+	size_t todo = unnamed_syms(in), have = 0;
+	char buf[65536];
+	int fd;
 
 	if (!want_base && !todo)
 		return;
-	f = fopen("/proc/kallsyms", "re");
-	if (!f)
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return;
-	while ((want_base || todo) && fgets(line, sizeof(line), f)) {
-		char *end, *name;
-		unsigned long long addr = strtoull(line, &end, 16);
-		struct ksym *k;
+	while (want_base || todo) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *p = buf, *nl;
 
-		if (!addr || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		name = end + 3;
-		name[strcspn(name, " \t\n")] = '\0';
-		if (want_base && !strcmp(name, "__bpf_call_base")) {
-			in->call_base = addr;
-			want_base = false;
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		while ((want_base || todo) &&
+		       (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			*nl = '\0';
+			kallsyms_line(in, p, &want_base, &todo);
+			p = nl + 1;
 		}
-		k = todo ? find_sym(in, addr) : NULL;
-		if (k && !k->name) {
-			k->name = intern(in, name);
-			todo--;
-		}
+		have -= (size_t)(p - buf);
+		/* A line longer than the buffer says nothing we want. */
+		if (have == sizeof(buf) - 1)
+			have = 0;
+		memmove(buf, p, have);
 	}
-	fclose(f);
+	close(fd);
 }
 
 /* Display names of the call targets just collected. */

@@ -36,6 +36,11 @@ void insights__free(struct insights *in)
 		free(in->progs[i]);
 	}
 	free(in->progs);
+	free(in->spare);
+	free(in->rc);
+	free(in->nrc);
+	for (size_t i = 0; i < sizeof(in->scratch) / sizeof(in->scratch[0]); i++)
+		free(in->scratch[i]);
 	free(in->syms);
 	for (size_t i = 0; i < in->nr_names; i++)
 		free(in->names[i]);
@@ -150,6 +155,22 @@ static void read_subprog_names(const struct bpf_func_info *fi, uint32_t nfi,
 	btf__free(btf);
 }
 
+/* Scratch buffer @which of at least @n elements of @size bytes, zeroed. */
+static void *scratch(struct insights *in, int which, size_t n, size_t size)
+{
+	size_t bytes = (n ? n : 1) * size;
+
+	if (in->scratch_len[which] < bytes) {
+		void *b = realloc(in->scratch[which], bytes);
+
+		if (!b)
+			return NULL;
+		in->scratch[which] = b;
+		in->scratch_len[which] = bytes;
+	}
+	return memset(in->scratch[which], 0, bytes);
+}
+
 /* Read program @id; its call targets are left in @rc for naming. */
 static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 		     struct raw_call **rc, uint32_t *nrc)
@@ -179,11 +200,11 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	nfl = info.nr_jited_func_lens;
 	nmaps = info.nr_map_ids;
 	n = info.xlated_prog_len / sizeof(*insns);
-	insns = calloc(n ? n : 1, sizeof(*insns));
-	fi = calloc(nfi ? nfi : 1, sizeof(*fi));
-	ksyms = calloc(nks ? nks : 1, sizeof(*ksyms));
-	flens = calloc(nfl ? nfl : 1, sizeof(*flens));
-	map_ids = calloc(nmaps ? nmaps : 1, sizeof(*map_ids));
+	insns = scratch(in, 0, n, sizeof(*insns));
+	fi = scratch(in, 1, nfi, sizeof(*fi));
+	ksyms = scratch(in, 2, nks, sizeof(*ksyms));
+	flens = scratch(in, 3, nfl, sizeof(*flens));
+	map_ids = scratch(in, 4, nmaps, sizeof(*map_ids));
 	if (!insns || !fi || !ksyms || !flens || !map_ids) {
 		err = -ENOMEM;
 		goto out;
@@ -221,7 +242,7 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	/* Subprograms: BTF func_info, else the JIT's functions. */
 	p->nr_subprogs = nfi ? nfi : (nfl ? nfl : 1);
 	p->subprogs = calloc(p->nr_subprogs, sizeof(*p->subprogs));
-	starts = calloc(p->nr_subprogs + 1, sizeof(*starts));
+	starts = scratch(in, 5, p->nr_subprogs + 1, sizeof(*starts));
 	if (!p->subprogs || !starts) {
 		err = -ENOMEM;
 		goto out;
@@ -282,12 +303,6 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 		p->jit_pages = count_pages(ksyms, flens, nks);
 	read_maps(map_ids, nmaps, p);
 out:
-	free(insns);
-	free(fi);
-	free(ksyms);
-	free(flens);
-	free(map_ids);
-	free(starts);
 	close(fd);
 	return err;
 }
@@ -329,6 +344,35 @@ static int finish_calls(struct insights *in, struct prog_insights *p,
 	return 0;
 }
 
+/* Room for @n programs in the spare array and the call targets. */
+static int sync_grow(struct insights *in, size_t n)
+{
+	if (!n)
+		n = 1;
+	if (in->spare_cap < n) {
+		struct prog_insights **s = realloc(in->spare, n * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		in->spare = s;
+		in->spare_cap = n;
+	}
+	if (in->rc_cap < n) {
+		struct raw_call **rc = realloc(in->rc, n * sizeof(*rc));
+		uint32_t *nrc;
+
+		if (!rc)
+			return -ENOMEM;
+		in->rc = rc;
+		nrc = realloc(in->nrc, n * sizeof(*nrc));
+		if (!nrc)
+			return -ENOMEM;
+		in->nrc = nrc;
+		in->rc_cap = n;
+	}
+	return 0;
+}
+
 int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 {
 	struct prog_insights **next;
@@ -337,16 +381,22 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	size_t i = 0, j = 0, k = 0, fresh = 0;
 	int err = 0;
 
-	next = calloc(n ? n : 1, sizeof(*next));
-	rc = calloc(n ? n : 1, sizeof(*rc));
-	nrc = calloc(n ? n : 1, sizeof(*nrc));
-	if (!next || !rc || !nrc) {
-		free(next);
-		free(rc);
-		free(nrc);
-		return -ENOMEM;
-	}
 	insights_syms_base(in);
+	/* The steady state: the same programs as last time. */
+	if (n == in->nr) {
+		while (i < n && in->progs[i]->id == ids[i])
+			i++;
+		if (i == n)
+			return 0;
+		i = 0;
+	}
+	if (sync_grow(in, n))
+		return -ENOMEM;
+	next = in->spare;
+	rc = in->rc;
+	nrc = in->nrc;
+	memset(rc, 0, n * sizeof(*rc));
+	memset(nrc, 0, n * sizeof(*nrc));
 	/* Merge: keep the known, read the new, drop the gone. */
 	while (j < n) {
 		if (i < in->nr && in->progs[i]->id < ids[j]) {
@@ -376,10 +426,13 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 		prog_insights_clear(in->progs[i]);
 		free(in->progs[i]);
 	}
-	free(in->progs);
+	/* The old array is the next one's. */
+	in->spare = in->progs;
 	in->progs = next;
+	i = in->spare_cap;
+	in->spare_cap = in->cap;
+	in->cap = i;
 	in->nr = k;
-	in->cap = n;
 	if (fresh) {
 		insights_syms_name_all(in);
 		for (size_t p = 0; p < k; p++) {
@@ -391,8 +444,6 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	}
 	for (size_t p = 0; p < k; p++)
 		free(rc[p]);
-	free(rc);
-	free(nrc);
 	return err;
 }
 
@@ -412,6 +463,14 @@ const struct prog_insights *insights__find(const struct insights *in,
 			return in->progs[mid];
 	}
 	return NULL;
+}
+
+const struct prog_insights *insights__at(const struct insights *in, size_t i,
+					 uint32_t id)
+{
+	if (in && i < in->nr && in->progs[i]->id == id)
+		return in->progs[i];
+	return insights__find(in, id);
 }
 
 size_t insights__count(const struct insights *in)

@@ -31,6 +31,13 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n);
 const struct prog_insights *insights__find(const struct insights *in,
 					   uint32_t id);
 
+/*
+ * The same, for the @i-th id given to the last insights__sync(): found
+ * in one step when every program of that sync was read.
+ */
+const struct prog_insights *insights__at(const struct insights *in, size_t i,
+					 uint32_t id);
+
 /* Programs held. */
 size_t insights__count(const struct insights *in);
 

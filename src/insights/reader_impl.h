@@ -41,6 +41,15 @@ struct insights {
 	bool helpers_read;
 	uint64_t call_base;		/* address of __bpf_call_base; 0 unknown */
 	bool base_read;
+	/* insights__sync()'s arrays, grown as needed and kept. */
+	struct prog_insights **spare;	/* the next progs array */
+	size_t spare_cap;
+	struct raw_call **rc;		/* call targets of each new program */
+	uint32_t *nrc;
+	size_t rc_cap;
+	/* read_prog()'s buffers, grown as needed and kept for the next. */
+	void *scratch[6];
+	size_t scratch_len[6];
 	/* Per program call targets until the batch's names are resolved. */
 	struct raw_call **pending;	/* parallel to the new programs */
 };

@@ -345,3 +345,65 @@ double layout_boot_to_wall(uint64_t boot_ns, double now_real_s,
 	return now_real_s - ((double)now_boot_ns - (double)boot_ns) / 1e9;
 }
 
+/*
+ * Whether @c's cell in row @r is the one it has in row @prev (measured
+ * already), from what that cell is made of: the type's static string, the
+ * owners (most programs share their loader with the previous row), the
+ * flag's blank while no regression is flagged. Other cells are measured.
+ */
+static bool same_cell(int c, const struct prog_row *r,
+		      const struct prog_row *prev)
+{
+	const struct prog_sample *a = r->s, *b = prev->s;
+
+	switch (c) {
+	case COL_TYPE:
+		return a->type_name == b->type_name;
+	case COL_FLAG:
+		return !r->reg.active && !prev->reg.active;
+	case COL_OWNERS:
+		return a->nr_owners == b->nr_owners &&
+		       (!a->nr_owners ||
+			!memcmp(a->owners, b->owners,
+				a->nr_owners * sizeof(*a->owners)));
+	default:
+		return false;
+	}
+}
+
+void layout_measure(const struct prog_row *view, size_t nview, bool utf8,
+		    int want[COL__MAX])
+{
+	char buf[512];
+
+	for (int c = 0; c < COL__MAX; c++) {
+		const struct col_def *d = col_def(c);
+		const struct col_fmt fmt = { .utf8 = utf8, .width = d->max_w };
+		size_t widest = 0;
+
+		want[c] = 0;
+		if (!d->label || d->width != COL_MEASURED)
+			continue;
+		if (c == COL_ID) {
+			/* Ids are decimal: the largest is the widest. */
+			for (size_t i = 1; i < nview; i++) {
+				if (view[i].s->id > view[widest].s->id)
+					widest = i;
+			}
+			if (nview)
+				want[c] = (int)layout_width(d->cell(buf, sizeof(buf),
+								    &view[widest], &fmt));
+			continue;
+		}
+		for (size_t i = 0; i < nview; i++) {
+			int n;
+
+			if (i && same_cell(c, &view[i], &view[i - 1]))
+				continue;
+			n = (int)layout_width(d->cell(buf, sizeof(buf),
+						      &view[i], &fmt));
+			if (n > want[c])
+				want[c] = n;
+		}
+	}
+}

@@ -102,6 +102,14 @@ size_t layout_scroll(size_t top, size_t sel, size_t n, size_t page);
 /* Columns @s takes on screen, as layout_fit() shows it. */
 size_t layout_width(const char *s);
 
+/*
+ * The width each COL_MEASURED column of the table would like for the
+ * @nview rows of @view: its widest cell (0 for the other columns). Cells
+ * known to equal the previous row's are not formatted again.
+ */
+void layout_measure(const struct prog_row *view, size_t nview, bool utf8,
+		    int want[COL__MAX]);
+
 char *layout_fit(char *dst, size_t len, const char *src, int width,
 		 bool right, const char *ellipsis);
 

@@ -20,28 +20,6 @@ static const char *sort_marker(const struct tui_state *t, enum col k)
 	return ascending ? "^" : "v";
 }
 
-/* The width each measured column would like: its widest cell. */
-static void measure(const struct tui_state *t, int want[COL__MAX])
-{
-	char buf[512];
-
-	for (int c = 0; c < COL__MAX; c++) {
-		const struct col_def *d = col_def(c);
-		const struct col_fmt fmt = { .utf8 = t->utf8, .width = d->max_w };
-
-		want[c] = 0;
-		if (!d->label || d->width != COL_MEASURED)
-			continue;
-		for (size_t i = 0; i < t->nview; i++) {
-			int n = (int)layout_width(d->cell(buf, sizeof(buf),
-							  &t->view[i], &fmt));
-
-			if (n > want[c])
-				want[c] = n;
-		}
-	}
-}
-
 /* The sort column's label with its marker on the inner side: "  CPU%▼". */
 static void draw_sort_label(const struct tui_state *t, int y, int x, int w,
 			    enum col c)
@@ -121,7 +99,7 @@ void table_draw(struct tui_state *t, const struct screen_layout *l)
 	int want[COL__MAX];
 	struct col_layout cl;
 
-	measure(t, want);
+	layout_measure(t->view, t->nview, t->utf8, want);
 	layout_columns(COLS, want, t->sort, &cl);
 	draw_colhdr(t, l->colhdr_y, &cl);
 	t->page = l->rows_h > 0 ? (size_t)l->rows_h : 1;
