@@ -425,8 +425,8 @@ void jw_bool_field(struct jw *w, const char *key, bool v)
 void jw_fields(struct jw *w, const struct jw_field *f)
 {
 	for (; f->key; f++) {
-		jw_key(w, f->key);
-		switch (f->kind) {
+		jw_key_raw(w, f->key, f->key_len);
+		switch ((enum jw_kind)f->kind) {
 		case JW_KIND_STRING:
 			jw_string(w, f->v.s);
 			break;
