@@ -253,6 +253,48 @@ static void test_nesting_and_commas(void **state)
 	free(s);
 }
 
+/* Keys quoted at compile time write what keys quoted at run time write. */
+static void test_literal_keys(void **state)
+{
+	struct jw w;
+	struct membuf m;
+	char *by_hand, *literal;
+
+	(void)state;
+	mb_open(&m);
+	jw_init(&w, m.f);
+	jw_begin_object(&w);
+	jw_string_field(&w, "name", "a");
+	jw_key(&w, "rec");
+	jw_begin_object(&w);
+	jw_uint_field(&w, "id", 7);
+	jw_double_field(&w, "pct", 0.5);
+	jw_string_field(&w, "tag", NULL);
+	jw_end_object(&w);
+	jw_key(&w, "n");
+	jw_uint(&w, 3);
+	jw_end_object(&w);
+	by_hand = mb_close(&m);
+
+	mb_open(&m);
+	jw_init(&w, m.f);
+	jw_begin_object(&w);
+	JW_FIELDS(&w, JW_S("name", "a"));
+	JW_KEY(&w, "rec");
+	JW_OBJECT(&w, JW_U("id", 7), JW_D("pct", 0.5), JW_S("tag", NULL));
+	JW_KEY(&w, "n");
+	jw_uint(&w, 3);
+	jw_end_object(&w);
+	literal = mb_close(&m);
+
+	assert_string_equal(by_hand,
+			    "{\"name\":\"a\",\"rec\":{\"id\":7,\"pct\":0.5,"
+			    "\"tag\":null},\"n\":3}");
+	assert_string_equal(literal, by_hand);
+	free(by_hand);
+	free(literal);
+}
+
 /* ---- batch JSON ---------------------------------------------------------- */
 
 static struct prog_owner owners[] = {
@@ -636,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_and_nulls),
 		cmocka_unit_test(test_whole_numbers),
 		cmocka_unit_test(test_nesting_and_commas),
+		cmocka_unit_test(test_literal_keys),
 		cmocka_unit_test_setup(test_batch_json_record, batch_setup),
 		cmocka_unit_test_setup(test_batch_json_first_and_empty, batch_setup),
 		cmocka_unit_test_setup(test_batch_text, batch_setup),

@@ -234,8 +234,10 @@ static void json_owners(struct jw *w, const struct prog_row *row)
 	jw_begin_array(w);
 	for (uint32_t i = 0; i < s->nr_owners; i++) {
 		jw_begin_object(w);
-		jw_uint_field(w, "pid", s->owners[i].pid);
-		jw_string_field(w, "comm", s->owners[i].comm);
+		JW_KEY(w, "pid");
+		jw_uint(w, s->owners[i].pid);
+		JW_KEY(w, "comm");
+		jw_string(w, s->owners[i].comm);
 		jw_end_object(w);
 	}
 	jw_end_array(w);

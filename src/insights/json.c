@@ -22,10 +22,11 @@ void insights_json_isa(struct jw *w, const struct prog_insights *p)
 	jw_begin_object(w);
 	JW_FIELDS(w, JW_S("level", isa_level_str(p->isa.level)),
 		  JW_U("insns", p->isa.insns));
-	jw_key(w, "needs");
+	JW_KEY(w, "needs");
 	JW_OBJECT(w, JW_U("v2", p->isa.needs[2]), JW_U("v3", p->isa.needs[3]),
 		  JW_U("v4", p->isa.needs[4]));
-	jw_uint_field(w, "kernel", p->isa.kernel);
+	JW_KEY(w, "kernel");
+	jw_uint(w, p->isa.kernel);
 	jw_end_object(w);
 }
 
@@ -103,24 +104,29 @@ void insights_json_pages(struct jw *w, const struct prog_insights *p)
 		jw_null(w);
 }
 
+#define MEMBER(k, fn) { JW_QUOTED(k), sizeof(JW_QUOTED(k)) - 1, (fn) }
+
 void insights_json_members(struct jw *w, const struct prog_insights *p)
 {
 	static const struct {
-		const char *key;
+		const char *key;	/* quoted, with its colon */
+		size_t len;
 		void (*fn)(struct jw *w, const struct prog_insights *p);
 	} m[] = {
-		{ "isa", insights_json_isa },
-		{ "subprogs", insights_json_subprogs },
-		{ "tail_calls", insights_json_tail_calls },
-		{ "helpers", insights_json_helpers },
-		{ "maps", insights_json_maps },
-		{ "xlated_bytes", insights_json_xlated },
-		{ "jited_bytes", insights_json_jited },
-		{ "jit_pages", insights_json_pages },
+		MEMBER("isa", insights_json_isa),
+		MEMBER("subprogs", insights_json_subprogs),
+		MEMBER("tail_calls", insights_json_tail_calls),
+		MEMBER("helpers", insights_json_helpers),
+		MEMBER("maps", insights_json_maps),
+		MEMBER("xlated_bytes", insights_json_xlated),
+		MEMBER("jited_bytes", insights_json_jited),
+		MEMBER("jit_pages", insights_json_pages),
 	};
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		jw_key(w, m[i].key);
+		jw_key_raw(w, m[i].key, m[i].len);
 		m[i].fn(w, p);
 	}
 }
+
+#undef MEMBER

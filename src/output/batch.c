@@ -208,32 +208,55 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 static void print_text_line(struct text_out *o, const struct text_col *cols,
 			    int nr_cols, const struct prog_row *row)
 {
+	static const char spaces[16] = "                ";
 	char *p = o->buf + o->len;
 
 	for (int i = 0; i < nr_cols; i++) {
 		const struct text_col *c = &cols[i];
-		size_t len;
-		char *cell;
+		char tmp[TEXT_CELL_MAX];
+		const char *text;
+		size_t len, pad;
 
 		if (i) {
 			*p++ = ' ';
 			if (c->free)
 				*p++ = ' ';
 		}
-		cell = p;
-		if (row) {
-			len = text_cell(cell, c, row);
+		if (!row) {
+			text = c->label;
+			len = strlen(text);
+		} else if (c->plain && c->right) {
+			/* Numbers: formatted aside, then placed after the padding. */
+			text = c->cell(tmp, sizeof(tmp), row, &text_fmt);
+			len = strnlen(text, TEXT_CELL_MAX - 1);
 		} else {
-			len = strlen(c->label);
-			memcpy(cell, c->label, len);
+			text = NULL;
+			len = text_cell(p, c, row);
+		}
+		pad = !c->free && len < c->w ? c->w - len : 0;
+		/*
+		 * Padding by a fixed 16-byte copy where it is that short: the
+		 * room each cell has in the buffer covers the spare bytes,
+		 * which what follows overwrites.
+		 */
+		if (text) {
+			if (c->right && pad) {
+				if (pad <= sizeof(spaces))
+					memcpy(p, spaces, sizeof(spaces));
+				else
+					memset(p, ' ', pad);
+				p += pad;
+				pad = 0;
+			}
+			memcpy(p, text, len);
 		}
 		p += len;
-		if (!c->free && len < c->w) {
-			size_t pad = c->w - len;
-
-			if (c->right) {
-				memmove(cell + pad, cell, len);
-				memset(cell, ' ', pad);
+		if (pad) {
+			if (c->right) {		/* escaped text on the right */
+				memmove(p - len + pad, p - len, len);
+				memset(p - len, ' ', pad);
+			} else if (pad <= sizeof(spaces)) {
+				memcpy(p, spaces, sizeof(spaces));
 			} else {
 				memset(p, ' ', pad);
 			}

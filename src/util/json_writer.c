@@ -40,8 +40,34 @@ static void put_long(struct jw *w, const char *s, size_t n)
 	w->len += n;
 }
 
+/*
+ * @n bytes, at most 32, by fixed-size copies that may overlap: keys and
+ * numbers are short, and a call to memcpy costs more than they do.
+ */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
 static inline void put_n(struct jw *w, const char *s, size_t n)
 {
+	if (n <= 32) {
+		copy_small(room(w, 32), s, n);
+		w->len += n;
+		return;
+	}
 	if (__builtin_expect(n > JW_BUF_SIZE / 2, 0)) {
 		put_long(w, s, n);
 		return;
@@ -65,6 +91,11 @@ static void put_u64(struct jw *w, uint64_t v)
 {
 	char *p = room(w, 20);
 
+	if (v < 10) {		/* counts of 0, the common case */
+		*p = (char)('0' + v);
+		w->len++;
+		return;
+	}
 	w->len += (size_t)(dec_u64(p, v) - p);
 }
 
@@ -356,7 +387,7 @@ static size_t put_g15(char *out, double v)
 
 void jw_double(struct jw *w, double v)
 {
-	char buf[32];
+	char buf[40];	/* put_g15: 24; %.15g: at most 23 */
 	size_t n;
 
 	if (!isfinite(v)) {
@@ -425,8 +456,8 @@ void jw_bool_field(struct jw *w, const char *key, bool v)
 void jw_fields(struct jw *w, const struct jw_field *f)
 {
 	for (; f->key; f++) {
-		jw_key(w, f->key);
-		switch (f->kind) {
+		jw_key_raw(w, f->key, f->key_len);
+		switch ((enum jw_kind)f->kind) {
 		case JW_KIND_STRING:
 			jw_string(w, f->v.s);
 			break;

@@ -47,16 +47,27 @@ void jw_double_field(struct jw *w, const char *key, double v);
 void jw_bool_field(struct jw *w, const char *key, bool v);
 
 /*
+ * A literal key, quoted with its colon by the compiler: JW_KEY(w, "id")
+ * writes what jw_key(w, "id") does without looking at the key's bytes.
+ * @k must be a string literal that JSON holds as it is (no '"', '\\' or
+ * control characters).
+ */
+#define JW_QUOTED(k) "\"" k "\":"
+#define JW_KEY(w, k) jw_key_raw((w), JW_QUOTED(k), sizeof(JW_QUOTED(k)) - 1)
+
+/*
  * Several keys and values in one call, for the records every writer
  * writes: JW_OBJECT(w, JW_U("id", id), JW_S("name", name)) writes
  * {"id":...,"name":...}; JW_FIELDS() writes the same keys and values into
- * the object already open.
+ * the object already open. Keys are string literals, quoted at compile
+ * time as JW_KEY's are.
  */
 enum jw_kind { JW_KIND_STRING, JW_KIND_UINT, JW_KIND_DOUBLE, JW_KIND_BOOL };
 
 struct jw_field {
-	const char *key;	/* NULL ends a list */
-	enum jw_kind kind;
+	const char *key;	/* quoted, with its colon; NULL ends a list */
+	unsigned char key_len;
+	unsigned char kind;	/* enum jw_kind */
 	union {
 		const char *s;
 		uint64_t u;
@@ -65,10 +76,11 @@ struct jw_field {
 	} v;
 };
 
-#define JW_S(k, x) { .key = (k), .kind = JW_KIND_STRING, .v.s = (x) }
-#define JW_U(k, x) { .key = (k), .kind = JW_KIND_UINT, .v.u = (x) }
-#define JW_D(k, x) { .key = (k), .kind = JW_KIND_DOUBLE, .v.d = (x) }
-#define JW_B(k, x) { .key = (k), .kind = JW_KIND_BOOL, .v.b = (x) }
+#define JW_FIELD_(k, knd) \
+	.key = JW_QUOTED(k), .key_len = sizeof(JW_QUOTED(k)) - 1, .kind = (knd)
+#define JW_S(k, x) { JW_FIELD_(k, JW_KIND_STRING), .v.s = (x) }
+#define JW_U(k, x) { JW_FIELD_(k, JW_KIND_UINT), .v.u = (x) }
+#define JW_D(k, x) { JW_FIELD_(k, JW_KIND_DOUBLE), .v.d = (x) }
 
 /* The fields of @f up to the one whose key is NULL. */
 void jw_fields(struct jw *w, const struct jw_field *f);
