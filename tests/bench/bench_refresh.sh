@@ -57,23 +57,15 @@ bpftool=$(command -v bpftool || true)
 tmp=$(mktemp -d /tmp/ebpftop-bench.XXXXXX)
 helper=
 
+# shellcheck source=tests/bench/loadprogs.sh
+. "$here/loadprogs.sh"
+
 cleanup() {
-	if [ -n "$helper" ]; then
-		kill "$helper" 2>/dev/null || true
-		wait "$helper" 2>/dev/null || true
-		helper=
-	fi
+	lp_stop
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# shellcheck disable=SC2046
-"$cc" -O2 -Wall -o "$tmp/loadprogs" "$here/loadprogs.c" \
-	$(pkg-config --cflags --libs libbpf) || die "cannot build loadprogs.c"
-"$cc" -O2 -Wall -o "$tmp/rusage" "$here/rusage.c" -lutil || die "cannot build rusage.c"
+lp_traps cleanup
+lp_build
 build=$(dirname "$ebpftop")
 floor=${ITER_FLOOR:-$build/tests/bench/iter_floor}
 if [ -z "${ITER_FLOOR:-}" ] && [ -f "$build/Makefile" ]; then
@@ -101,9 +93,7 @@ load() {
 }
 
 unload() {
-	kill "$helper" 2>/dev/null || true
-	wait "$helper" 2>/dev/null || true
-	helper=
+	lp_stop
 	# The kernel frees programs a moment after their last fd closes.
 	for _ in $(seq 300); do
 		[ "$("$ebpftop" -b -n 1 -f "$prefix" | grep -c " $prefix" || true)" = 0 ] && return 0

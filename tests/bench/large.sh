@@ -60,24 +60,16 @@ tm_fail() {
 	exit 1
 }
 
+# shellcheck source=tests/bench/loadprogs.sh
+. "$here/loadprogs.sh"
+
 cleanup() {
 	tmux_cleanup
-	if [ -n "$helper" ]; then
-		# SIGTERM: the helper lets the programs go in batches.
-		kill "$helper" 2>/dev/null || true
-		wait "$helper" 2>/dev/null || true
-	fi
+	lp_stop
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-# shellcheck disable=SC2046
-"$cc" -O2 -Wall -o "$tmp/loadprogs" "$here/loadprogs.c" \
-	$(pkg-config --cflags --libs libbpf) || die "cannot build loadprogs.c"
-"$cc" -O2 -Wall -o "$tmp/rusage" "$here/rusage.c" -lutil || die "cannot build rusage.c"
+lp_traps cleanup
+lp_build
 
 now() {
 	date +%s.%N

@@ -108,6 +108,21 @@ static void release(const int *fds, unsigned long n)
 	}
 }
 
+/* Wait for a stop signal without missing one that came early. */
+static void wait_for_stop(void)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!stop)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /*
  * A child: load programs @first..@first+@n-1, write one byte to @ready,
  * hold them until stopped, release them. Exit status 0 or 1.
@@ -121,7 +136,6 @@ static int hold(const char *prefix, unsigned long first, unsigned long n,
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	unsigned long loaded = 0;
-	sigset_t block, old;
 	int *fds, status = 0;
 
 	/* Stop with the parent, even if it is SIGKILLed. */
@@ -155,15 +169,7 @@ static int hold(const char *prefix, unsigned long first, unsigned long n,
 	if (!status && !stop) {
 		if (write(ready, "r", 1) != 1)
 			status = 1;
-		/* Wait for a stop signal without missing one that came early. */
-		sigemptyset(&block);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGHUP);
-		sigprocmask(SIG_BLOCK, &block, &old);
-		while (!stop)
-			sigsuspend(&old);
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		wait_for_stop();
 	}
 	release(fds, loaded);
 	free(fds);
@@ -176,7 +182,6 @@ int main(int argc, char **argv)
 	const char *prefix = argc > 2 ? argv[2] : "bench_";
 	unsigned long n, nchild, got = 0;
 	int status = 0;
-	sigset_t block, old;
 	pid_t *kids;
 	char *end;
 
@@ -240,14 +245,7 @@ int main(int argc, char **argv)
 	if (!status && !stop) {
 		printf("ready %lu\n", n);
 		fflush(stdout);
-		sigemptyset(&block);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGHUP);
-		sigprocmask(SIG_BLOCK, &block, &old);
-		while (!stop)
-			sigsuspend(&old);
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		wait_for_stop();
 	}
 	/* Let go one child at a time, the last loaded first. */
 	for (unsigned long c = nchild; c-- > 0;) {
