@@ -7,30 +7,31 @@
 #   sudo tests/bench/bench_refresh.sh [path/to/ebpftop]
 #
 # For each N (1000, then 10000) a helper loads N two-instruction socket
-# filters, named with a prefix of this run's own, and holds them. ebpftop then runs for 1 and for 21 refreshes
-# (-d 0.1); the difference of the two CPU times over 20 is the cost of one
-# steady-state refresh (start-up and the first refresh cancel out): in
-# batch mode with a filter that matches nothing (collect: collection and
-# analysis, no output), with text and JSON output, and as the TUI on a
-# 200x50 pseudo-terminal. Those 2 seconds hold no owner walk (ebpftop walks
-# every open file for owners when programs appear and at most every 3 s):
-# "owners" is the CPU of one walk, from a run whose second refresh comes
-# 3.2 s after the first. "first" is the CPU of a whole -n 1 run, start-up
-# included; peak RSS is the largest of all runs. The floor is
+# filters, named with a prefix of this run's own, and holds them. ebpftop
+# then runs for 1 and for 21 refreshes (-d 0.1); the difference of the two
+# CPU times over 20 is the cost of one steady-state refresh (start-up and
+# the first refresh cancel out): in batch mode with a filter that matches
+# nothing (collect: collection and analysis, no output), with text and JSON
+# output, and as the TUI on a 200x50 pseudo-terminal. Those 2 seconds hold
+# no owner walk (ebpftop walks every open file for owners when programs
+# appear and at most every 3 s): "owners" is the CPU of one walk, from a
+# run whose second refresh comes 3.2 s after the first. "first" is the CPU
+# of a whole -n 1 run, start-up included; peak RSS is the largest of all
+# runs. The floor is
 # tests/bench/iter_floor (built from the same build tree as ebpftop):
 # bpf_iter_create, read and close of an iterator that only counts programs,
 # median of 31, with run-time stats off and on (ebpftop reads with them on,
 # and then the kernel times each run of the iterator program too);
-# "x floor" is collect over the floor with stats on. bpftool prog show is timed
-# over the same programs. This prints figures; it does not pass or fail.
+# "x floor" is collect over the floor with stats on. bpftool prog show is
+# timed over the same programs. This prints figures; it does not pass or fail.
 #
 # Environment: BENCH_COUNTS (default "1000 10000"; counts above 10,000 need
 # BENCH_LARGE=1, e.g. BENCH_LARGE=1 BENCH_COUNTS="1000 10000 100000": about
 # 450 MiB of kernel memory and a minute more; the helper lets the programs
 # go in batches, as freeing 100,000 at once has stalled 2-CPU machines, so
-# never SIGKILL it), BENCH_REPS (runs per figure,
-# median kept, default 3), BPFTOOL_REPS (default 5), ITER_FLOOR (the floor
-# helper to use, for an ebpftop built without it), CC.
+# never SIGKILL it), BENCH_REPS (runs per figure, median kept, default 3),
+# BPFTOOL_REPS (default 5), ITER_FLOOR (the floor helper to use, for an
+# ebpftop built without it), CC.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -175,7 +176,7 @@ notes=
 rows=
 for n in $counts; do
 	echo "loading $n programs..." >&2
-	# The helper holds one fd per program: it raises its own limit.
+	# The helper's children hold one fd per program, 10,000 each at most.
 	load "$n"
 	seen=$("$ebpftop" -b -n 1 -f "$prefix" | grep -c " $prefix" || true)
 	[ "$seen" = "$n" ] || die "ebpftop sees $seen of the $n programs"

@@ -92,7 +92,7 @@ t0=$(now)
 helper=$!
 poll 3000 grep -q '^ready' "$tmp/ready" ||
 	die "the helper did not load $n programs: $(cat "$tmp/ready")"
-load_s=$(echo "$(now) - $t0" | bc)
+load_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 ok "$n programs loaded in ${load_s} s"
 limit_before=$(ulimit -Sn)
 
@@ -168,11 +168,18 @@ wait_lacks "$s" "^sort: .*filter: " 100
 shown=$(printf '%s\n' "$last_screen" | sed -n 's/.*programs: [0-9]* (\([0-9]*\) shown).*/\1/p' | head -1)
 [ "${shown:-0}" -ge "$n" ] && ok "tui: filter cleared, $shown shown" ||
 	fail "tui: after clearing the filter, ${shown:-no} programs shown"
+# The first row shown goes off screen at the end and comes back at Home.
+screen "$s"
+top=$(printf '%s\n' "$last_screen" | sed -n 's/^ *\([0-9][0-9]*\) \{1,\}[a-z_]\{1,\} .*/\1/p' | head -1)
+[ -n "$top" ] || tm_fail "tui: no program row on screen"
 keys "$s" End
+wait_lacks "$s" "^ *$top " 100
 wait_has "$s" "^ *[0-9]+ +[a-z_]+ " 100
-keys "$s" PPage PPage Home NPage NPage
-wait_has "$s" "^ *[0-9]+ +[a-z_]+ " 100
-ok "tui: scrolled to the end, paged and back"
+keys "$s" PPage PPage Home
+wait_has "$s" "^ *$top " 100
+keys "$s" NPage NPage
+wait_lacks "$s" "^ *$top " 100
+ok "tui: scrolled to the end and back (row $top left the screen and came back)"
 if [ -n "$tp" ] && [ -d "/proc/$tp" ]; then
 	fds=$(find "/proc/$tp/fd" -mindepth 1 2>/dev/null | wc -l)
 	[ "$fds" -le 32 ] && ok "tui: $fds fds open" || fail "tui: $fds fds open"
@@ -186,14 +193,27 @@ wait_exit "$s" 100
 ok "tui: quit with status 0"
 [ -s "$tmp/err.$s" ] && fail "tui wrote to stderr: $(head -3 "$tmp/err.$s")"
 
-# Figures: CPU per steady refresh, first frame, peak RSS.
+# Figures: CPU per steady refresh ((cpu(-n 11) - cpu(-n 1)) / 10, median
+# of 3), first frame (cpu of -n 1, median of 3), peak RSS.
 cpu() {
 	"$tmp/rusage" "$ebpftop" "$@" | awk '{ print $1 }'
 }
-a=$(cpu -b -n 1 -d 0.1)
-b=$(cpu -b -n 6 -d 0.1)
-ja=$(cpu -b -j -n 1 -d 0.1)
-jb=$(cpu -b -j -n 6 -d 0.1)
+median3() {
+	printf '%s\n' "$@" | sort -n | sed -n 2p
+}
+per_refresh() {
+	local r=() f=() x y
+
+	for _ in 1 2 3; do
+		x=$(cpu -b -n 1 -d 0.1 "$@")
+		y=$(cpu -b -n 11 -d 0.1 "$@")
+		f+=("$x")
+		r+=("$(awk -v a="$x" -v b="$y" 'BEGIN { printf "%.1f", (b - a) / 10 / 1000 }')")
+	done
+	echo "$(median3 "${r[@]}") $(median3 "${f[@]}")"
+}
+read -r text_ms first_us <<<"$(per_refresh)"
+read -r json_ms _ <<<"$(per_refresh -j)"
 rss=$("$tmp/rusage" "$ebpftop" -b -n 6 -d 0.1 | awk '{ print $3 }')
 
 echo "releasing $n programs..." >&2
@@ -201,14 +221,14 @@ t0=$(now)
 kill "$helper"
 wait "$helper" || fail "the helper failed to let its programs go"
 helper=
-rel_s=$(echo "$(now) - $t0" | bc)
+rel_s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 
 echo
 echo "ebpftop with $n programs ($total loaded in all): $(uname -r), $(nproc) cpus, $(date -u '+%Y-%m-%d %H:%M UTC')"
 printf '%-34s %10s\n' "load (helper)" "${load_s} s" "release (helper, in batches)" "${rel_s} s" \
-	"text, ms cpu per refresh" "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", (b - a) / 5 / 1000 }')" \
-	"json, ms cpu per refresh" "$(awk -v a="$ja" -v b="$jb" 'BEGIN { printf "%.1f", (b - a) / 5 / 1000 }')" \
-	"first frame (-n 1 text), ms cpu" "$(awk -v a="$a" 'BEGIN { printf "%.0f", a / 1000 }')" \
+	"text, ms cpu per refresh" "$text_ms" \
+	"json, ms cpu per refresh" "$json_ms" \
+	"first frame (-n 1 text), ms cpu" "$(awk -v a="$first_us" 'BEGIN { printf "%.0f", a / 1000 }')" \
 	"peak RSS, batch, MiB" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
 	"peak RSS, TUI, MiB" "$(awk -v k="${hwm:-0}" 'BEGIN { printf "%.1f", k / 1024 }')"
 echo
