@@ -31,11 +31,19 @@ static int load(struct lazy_lib *l)
 		dlerror();
 		sym[i] = dlsym(h, l->syms[i].name);
 		if (!sym[i]) {
-			/* dlerror()'s text lasts until the next dl call. */
-			int err = fail(l, dlerror());
+			/*
+			 * The library is there but too old (or not the one
+			 * it claims to be): installing it again would not
+			 * help. dlerror()'s text lasts until the next call.
+			 */
+			const char *why = dlerror();
 
+			snprintf(l->msg, sizeof(l->msg),
+				 "cannot load %s: it lacks %s (the Debian package %s has it): %s",
+				 l->soname, l->syms[i].name, l->package,
+				 why ? why : "unknown error");
 			dlclose(h);
-			return err;
+			return -ELIBACC;
 		}
 	}
 	/* Every function found: only now does the table become usable. */
