@@ -253,11 +253,17 @@ int main(void)
 		cmocka_unit_test(test_churn_info),
 		cmocka_unit_test(test_churn_ids),
 	};
-	struct rlimit r = { 8192, 8192 };
+	struct rlimit r;
 
 	tu_require_bpf();
 	tu_lock();
-	/* The info path holds an fd per program: room for ours and its. */
+	/*
+	 * The info path holds an fd per program, ours and every other
+	 * program loaded on the machine: as many as the hard limit allows.
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &r))
+		tu_die("cannot read RLIMIT_NOFILE: %s", strerror(errno));
+	r.rlim_cur = r.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &r))
 		tu_die("cannot raise RLIMIT_NOFILE: %s", strerror(errno));
 	return cmocka_run_group_tests(tests, NULL, NULL);
