@@ -45,8 +45,6 @@ static int run_batch(struct app *a, struct live_gate *gate)
 	const struct ebpftop_opts *o = app__opts(a);
 	unsigned long long next = mono_now_ns();
 	struct prog_row *view = NULL;
-	/* Rows kept between refreshes; without memory for it, none kept. */
-	struct batch *out = batch__new();
 	struct batch_extra extra;
 	struct batch_demo demo;
 	size_t cap = 0;
@@ -91,11 +89,9 @@ static int run_batch(struct app *a, struct live_gate *gate)
 		if (o->bmf || o->quiet)
 			;	/* stdout is for the Bencher Metric Format at the end, or for nothing (-q) */
 		else if (o->json)
-			batch__print_json(out, stdout, app__snapshot(a), view, n,
-					  &extra);
+			batch_print_json_x(stdout, app__snapshot(a), view, n, &extra);
 		else
-			batch__print_text(out, stdout, app__snapshot(a), view, n,
-					  &extra);
+			batch_print_text_x(stdout, app__snapshot(a), view, n, &extra);
 		if (fflush(stdout) || ferror(stdout)) {
 			/*
 			 * The reader went away (EPIPE): that is how pipes end.
@@ -118,7 +114,6 @@ static int run_batch(struct app *a, struct live_gate *gate)
 		app_sleep_until(next);
 	}
 	free(view);
-	batch__free(out);
 	return err;
 }
 

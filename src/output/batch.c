@@ -15,56 +15,8 @@
 #include "analysis/regress.h"
 #include "util/json_writer.h"
 #include "output/profile_out.h"
-#include "output/row_cache.h"
 #include "hot/report.h"
-#include "util/grow.h"
 #include "util/text.h"
-
-/*
- * What batch output keeps between refreshes: the rows as they were
- * written, for each format.
- */
-struct batch {
-	struct row_cache *text;
-	struct row_cache *json;
-	/* Text: each row's entry at this refresh, times 2, plus 1 if the same. */
-	long *ents;
-	size_t ents_cap;
-	/* The layout the text rows were written for: the column widths. */
-	size_t widths[COL__MAX];
-	int nr_cols;
-	size_t reused;		/* rows written from kept bytes, last refresh */
-};
-
-struct batch *batch__new(void)
-{
-	struct batch *b = calloc(1, sizeof(*b));
-
-	if (!b)
-		return NULL;
-	b->text = row_cache__new();
-	b->json = row_cache__new();
-	if (!b->text || !b->json) {
-		batch__free(b);
-		return NULL;
-	}
-	return b;
-}
-
-size_t batch__reused(const struct batch *b)
-{
-	return b ? b->reused : 0;
-}
-
-void batch__free(struct batch *b)
-{
-	if (!b)
-		return;
-	row_cache__free(b->text);
-	row_cache__free(b->json);
-	free(b->ents);
-	free(b);
-}
 
 /* Worst regression first, then by id. */
 static int cmp_change(const void *pa, const void *pb)
@@ -223,10 +175,8 @@ static size_t text_cell_len(const struct text_col *c,
  * the longest a line can be.
  */
 static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows,
-		     size_t n, size_t *line_max, struct batch *b)
+		     size_t n, size_t *line_max)
 {
-	/* The cache keeps one measured width per row: the first such column's. */
-	bool first_fit = true;
 	int k = 0;
 
 	*line_max = 1;
@@ -243,24 +193,11 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 		c->free = d->text_free;
 		c->plain = d->text_plain;
 		for (size_t r = 0; d->text_fit && r < n; r++) {
-			long e = b && first_fit ? b->ents[r] : -1;
-			size_t len;
+			size_t len = text_cell_len(c, &rows[r]);
 
-			/* Known from the last refresh when the row is the same. */
-			if (e >= 0 && (e & 1) &&
-			    row_cache__aux(b->text, e >> 1)) {
-				len = row_cache__aux(b->text, e >> 1) - 1;
-			} else {
-				len = text_cell_len(c, &rows[r]);
-				if (e >= 0 && len < UINT32_MAX)
-					row_cache__set_aux(b->text, e >> 1,
-							   (uint32_t)len + 1);
-			}
 			if (len > c->w)
 				c->w = len;
 		}
-		if (d->text_fit)
-			first_fit = false;
 		*line_max += 2 + (c->w > TEXT_CELL_MAX ? c->w : TEXT_CELL_MAX);
 		k++;
 	}
@@ -330,59 +267,13 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 	o->len = (size_t)(p - o->buf);
 }
 
-/*
- * Every row's cache entry at this refresh into b->ents, and whether its
- * inputs are the same; false when there is no room for them.
- */
-static bool text_lookup(struct batch *b, const struct prog_row *rows, size_t n)
-{
-	if (ARRAY_GROW(b->ents, b->ents_cap, n, 256))
-		return false;
-	row_cache__begin(b->text);
-	for (size_t i = 0; i < n; i++) {
-		bool same;
-		long e = row_cache__lookup(b->text, &rows[i], &same);
-
-		b->ents[i] = e < 0 ? -1 : e * 2 + same;
-	}
-	return true;
-}
-
-/* A new layout (other widths than last time) makes every kept line stale. */
-static void text_layout(struct batch *b, const struct text_col *cols, int k)
-{
-	bool same = k == b->nr_cols;
-
-	for (int i = 0; same && i < k; i++)
-		same = cols[i].w == b->widths[i];
-	if (same)
-		return;
-	row_cache__new_layout(b->text);
-	for (int i = 0; i < k; i++)
-		b->widths[i] = cols[i].w;
-	b->nr_cols = k;
-}
-
-/*
- * The table: titles and rows, a line at a time into the buffer. With @b,
- * a row whose inputs and layout are those of the last refresh is the
- * line written then.
- */
-static void print_text_table(FILE *f, const struct prog_row *rows, size_t n,
-			     struct batch *b)
+/* The table: titles and rows, a line at a time into the buffer. */
+static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
 {
 	struct text_col cols[COL__MAX];
 	struct text_out *o;
 	size_t line_max;
-	int k;
-
-	if (b)
-		b->reused = 0;
-	if (b && !text_lookup(b, rows, n))
-		b = NULL;
-	k = text_cols(cols, rows, n, &line_max, b);
-	if (b)
-		text_layout(b, cols, k);
+	int k = text_cols(cols, rows, n, &line_max);
 
 	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max);
 	if (!o) {
@@ -393,44 +284,18 @@ static void print_text_table(FILE *f, const struct prog_row *rows, size_t n,
 	o->len = 0;
 	print_text_line(o, cols, k, NULL);
 	for (size_t i = 0; i < n; i++) {
-		long e = b ? b->ents[i] : -1;
-		const char *kept = NULL;
-		size_t start, len = 0;
-
 		/* There is room for a line past TEXT_OUT_SIZE. */
 		if (o->len > TEXT_OUT_SIZE)
 			out_flush(o);
-		if (e >= 0 && (e & 1))
-			kept = row_cache__bytes(b->text, e >> 1, &len);
-		if (kept) {
-			/* Made in this layout: no longer than line_max. */
-			memcpy(o->buf + o->len, kept, len);
-			o->len += len;
-			b->reused++;
-			continue;
-		}
-		start = o->len;
 		print_text_line(o, cols, k, &rows[i]);
-		if (e >= 0)
-			row_cache__store(b->text, e >> 1, o->buf + start,
-					 o->len - start);
 	}
 	out_flush(o);
 	free(o);
-	if (b)
-		row_cache__end(b->text);
 }
 
 void batch_print_text_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
-{
-	batch__print_text(NULL, f, snap, rows, n, x);
-}
-
-void batch__print_text(struct batch *b, FILE *f, const struct snapshot *snap,
-		       const struct prog_row *rows, size_t n,
-		       const struct batch_extra *x)
 {
 	char when[32], share[16];
 	time_t t = (time_t)snap->time;
@@ -445,7 +310,7 @@ void batch__print_text(struct batch *b, FILE *f, const struct snapshot *snap,
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
 	print_regressions(f, rows, n);
-	print_text_table(f, rows, n, b);
+	print_text_table(f, rows, n);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
 	hot_print_text(f, snap->hot, 10);
@@ -529,72 +394,12 @@ void batch_print_json(FILE *f, const struct snapshot *snap,
 	batch_print_json_x(f, snap, rows, n, NULL);
 }
 
-/* Room for a program's record, most times: it then stays whole in buf. */
-#define JSON_ROW_ROOM (JW_BUF_SIZE / 2)
-
-/*
- * The programs' records. With @c, a program whose inputs are those of
- * the last refresh is the record written then.
- */
-static void print_progs_json(struct jw *w, const struct prog_row *rows,
-			     size_t n, struct row_cache *c, size_t *reused)
-{
-	struct json_member m[COL__MAX];
-	size_t nr = json_members(m);
-
-	if (c)
-		row_cache__begin(c);
-	for (size_t i = 0; i < n; i++) {
-		long e = -1;
-		unsigned long flushes;
-		size_t start, len;
-		const char *kept;
-		bool same;
-
-		if (c)
-			e = row_cache__lookup(c, &rows[i], &same);
-		if (e >= 0 && same) {
-			kept = row_cache__bytes(c, e, &len);
-			if (kept) {
-				jw_raw(w, kept, len);
-				(*reused)++;
-				continue;
-			}
-		}
-		if (e < 0) {
-			print_prog_json(w, m, nr, &rows[i]);
-			continue;
-		}
-		jw_reserve(w, JSON_ROW_ROOM);
-		flushes = w->flushes;
-		start = w->len;
-		print_prog_json(w, m, nr, &rows[i]);
-		/* Kept when it is whole in buf (a very long one is not). */
-		if (w->flushes != flushes)
-			continue;
-		kept = w->buf + start;
-		len = w->len - start;
-		if (len && *kept == ',') {
-			kept++;
-			len--;
-		}
-		row_cache__store(c, e, kept, len);
-	}
-	if (c)
-		row_cache__end(c);
-}
-
 void batch_print_json_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
 {
-	batch__print_json(NULL, f, snap, rows, n, x);
-}
-
-void batch__print_json(struct batch *b, FILE *f, const struct snapshot *snap,
-		       const struct prog_row *rows, size_t n,
-		       const struct batch_extra *x)
-{
+	struct json_member m[COL__MAX];
+	size_t nr = json_members(m);
 	struct jw w;
 
 	jw_init(&w, f);
@@ -604,10 +409,8 @@ void batch__print_json(struct batch *b, FILE *f, const struct snapshot *snap,
 	jw_bool_field(&w, "stats_enabled", snap->stats_on);
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
-	if (b)
-		b->reused = 0;
-	print_progs_json(&w, rows, n, b ? b->json : NULL,
-			 b ? &b->reused : NULL);
+	for (size_t i = 0; i < n; i++)
+		print_prog_json(&w, m, nr, &rows[i]);
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);

@@ -51,23 +51,4 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x);
 
-/*
- * Batch output that keeps each program's row from one refresh to the
- * next and writes it again, bytes unchanged, while the program's figures
- * are: the same output as the functions above, for less work when most
- * programs are idle. NULL on ENOMEM; a NULL one writes without keeping.
- */
-struct batch;
-
-struct batch *batch__new(void);
-void batch__free(struct batch *b);
-void batch__print_text(struct batch *b, FILE *f, const struct snapshot *snap,
-		       const struct prog_row *rows, size_t n,
-		       const struct batch_extra *x);
-void batch__print_json(struct batch *b, FILE *f, const struct snapshot *snap,
-		       const struct prog_row *rows, size_t n,
-		       const struct batch_extra *x);
-/* Rows the last refresh wrote from kept bytes. */
-size_t batch__reused(const struct batch *b);
-
 #endif

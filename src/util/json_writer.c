@@ -12,7 +12,6 @@ static void flush(struct jw *w)
 {
 	fwrite_unlocked(w->buf, 1, w->len, w->f);
 	w->len = 0;
-	w->flushes++;
 }
 
 /* Make room for @n more bytes in the buffer (@n <= JW_BUF_SIZE). */
@@ -107,7 +106,6 @@ void jw_init(struct jw *w, FILE *f)
 	w->need_comma[0] = false;
 	w->after_key = false;
 	w->len = 0;
-	w->flushes = 0;
 }
 
 /* Separate this value from the previous one, unless it follows a key. */
@@ -429,19 +427,6 @@ void jw_null(struct jw *w)
 	value_start(w);
 	put_n(w, "null", 4);
 	done(w);
-}
-
-void jw_raw(struct jw *w, const char *json, size_t n)
-{
-	value_start(w);
-	put_n(w, json, n);
-	done(w);
-}
-
-void jw_reserve(struct jw *w, size_t n)
-{
-	if (JW_BUF_SIZE - w->len < n && w->len)
-		flush(w);
 }
 
 void jw_string_field(struct jw *w, const char *key, const char *s)

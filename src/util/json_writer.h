@@ -20,7 +20,6 @@ struct jw {
 	bool need_comma[JW_MAX_DEPTH];
 	bool after_key;		/* a key was written; its value comes next */
 	size_t len;		/* bytes in buf */
-	unsigned long flushes;	/* times buf went to the stream */
 	char buf[JW_BUF_SIZE];
 };
 
@@ -40,17 +39,6 @@ void jw_uint(struct jw *w, uint64_t v);
 void jw_double(struct jw *w, double v);	/* NAN/inf: null */
 void jw_bool(struct jw *w, bool v);
 void jw_null(struct jw *w);
-/*
- * A whole value given as JSON text, @n bytes, written as it is (one that
- * this writer wrote before, kept: a program's record that did not change).
- */
-void jw_raw(struct jw *w, const char *json, size_t n);
-/*
- * Send what is gathered to the stream unless @n bytes (at most
- * JW_BUF_SIZE) fit after it: a value written next, if no longer, stays
- * whole in buf from len on, and flushes does not move.
- */
-void jw_reserve(struct jw *w, size_t n);
 
 /* A key and its value in one call. */
 void jw_string_field(struct jw *w, const char *key, const char *s);
