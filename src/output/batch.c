@@ -16,6 +16,8 @@
 #include "util/json_writer.h"
 #include "output/profile_out.h"
 #include "hot/report.h"
+#include "util/copy.h"
+#include "util/decimal.h"
 #include "util/text.h"
 
 /* Worst regression first, then by id. */
@@ -101,7 +103,9 @@ static void out_flush(struct text_out *o)
 
 /* A column of the text table as its rows are written. */
 struct text_col {
+	enum col col;
 	col_cell_fn *cell;
+	col_text_fn *text;	/* plain cells, measured as written */
 	const char *label;
 	size_t w;		/* padded to this */
 	bool right;		/* padding before the text */
@@ -148,6 +152,43 @@ static size_t text_cell(char *dst, const struct text_col *c,
 			dst);
 }
 
+/*
+ * The OWNERS cell of @row written at @dst as text_cell() writes it, when
+ * that is the cell as it comes, "comm(pid), ...": every comm plain, and
+ * too few owners for cell_owners() to cut (29 bytes each at most, in
+ * 512). Returns its length, or -1 when text_cell() must write it.
+ */
+static long text_owners(char *dst, const struct prog_row *row)
+{
+	const struct prog_sample *s = row->s;
+	char *p = dst;
+
+	if (s->nr_owners > 16)
+		return -1;
+	for (uint32_t i = 0; i < s->nr_owners; i++) {
+		const char *comm = s->owners[i].comm;
+		char num[10], *end = num + sizeof(num), *start;
+		size_t k;
+
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		for (k = 0; k < PROG_COMM_LEN && comm[k]; k++) {
+			if (!plain_byte[(unsigned char)comm[k]])
+				return -1;
+			p[k] = comm[k];
+		}
+		p += k;
+		*p++ = '(';
+		start = dec_u64_end(end, s->owners[i].pid);
+		copy_small(p, start, (size_t)(end - start));
+		p += end - start;
+		*p++ = ')';
+	}
+	return p - dst;
+}
+
 /* The escaped length of a cell, for the widths. */
 static size_t text_cell_len(const struct text_col *c,
 			    const struct prog_row *row)
@@ -186,7 +227,9 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 
 		if (!d->label)
 			continue;
+		c->col = (enum col)i;
 		c->cell = d->cell;
+		c->text = d->text_plain ? d->text : NULL;
 		c->label = d->text_label ? d->text_label : d->label;
 		c->w = (size_t)(d->text_width < 0 ? -d->text_width : d->text_width);
 		c->right = d->text_width >= 0;
@@ -204,17 +247,58 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 	return k;
 }
 
-/* One line of the text table: the column titles, or a row's cells. */
+static const char spaces[32] = "                                ";
+
+/*
+ * @pad spaces at @p; returns the end. Short runs by a fixed 32-byte copy:
+ * the room each cell has in the buffer covers the spare bytes, which
+ * what follows overwrites.
+ */
+static inline char *put_pad(char *p, size_t pad)
+{
+	if (pad <= sizeof(spaces))
+		memcpy(p, spaces, sizeof(spaces));
+	else
+		memset(p, ' ', pad);
+	return p + pad;
+}
+
+/* The column titles. */
+static void print_text_header(struct text_out *o, const struct text_col *cols,
+			      int nr_cols)
+{
+	char *p = o->buf + o->len;
+
+	for (int i = 0; i < nr_cols; i++) {
+		const struct text_col *c = &cols[i];
+		size_t len = strlen(c->label);
+		size_t pad = !c->free && len < c->w ? c->w - len : 0;
+
+		if (i) {
+			*p++ = ' ';
+			if (c->free)
+				*p++ = ' ';
+		}
+		if (c->right)
+			p = put_pad(p, pad);
+		memcpy(p, c->label, len);
+		p += len;
+		if (!c->right)
+			p = put_pad(p, pad);
+	}
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+}
+
+/* One row of the text table. */
 static void print_text_line(struct text_out *o, const struct text_col *cols,
 			    int nr_cols, const struct prog_row *row)
 {
-	static const char spaces[16] = "                ";
 	char *p = o->buf + o->len;
 
 	for (int i = 0; i < nr_cols; i++) {
 		const struct text_col *c = &cols[i];
 		char tmp[TEXT_CELL_MAX];
-		const char *text;
 		size_t len, pad;
 
 		if (i) {
@@ -222,45 +306,32 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 			if (c->free)
 				*p++ = ' ';
 		}
-		if (!row) {
-			text = c->label;
-			len = strlen(text);
-		} else if (c->plain && c->right) {
-			/* Numbers: formatted aside, then placed after the padding. */
-			text = c->cell(tmp, sizeof(tmp), row, &text_fmt);
-			len = strnlen(text, TEXT_CELL_MAX - 1);
-		} else {
-			text = NULL;
-			len = text_cell(p, c, row);
+		if (c->text && c->right) {
+			/* Numbers: written aside, then placed after the padding. */
+			len = c->text(tmp, sizeof(tmp), row);
+			if (len < c->w)
+				p = put_pad(p, c->w - len);
+			copy_small(p, tmp, len);
+			p += len;
+			continue;
 		}
-		pad = !c->free && len < c->w ? c->w - len : 0;
-		/*
-		 * Padding by a fixed 16-byte copy where it is that short: the
-		 * room each cell has in the buffer covers the spare bytes,
-		 * which what follows overwrites.
-		 */
-		if (text) {
-			if (c->right && pad) {
-				if (pad <= sizeof(spaces))
-					memcpy(p, spaces, sizeof(spaces));
-				else
-					memset(p, ' ', pad);
-				p += pad;
-				pad = 0;
-			}
-			memcpy(p, text, len);
+		if (c->text) {
+			len = c->text(p, TEXT_CELL_MAX, row);
+		} else {
+			long n = c->col == COL_OWNERS ? text_owners(p, row) : -1;
+
+			len = n >= 0 ? (size_t)n : text_cell(p, c, row);
 		}
 		p += len;
-		if (pad) {
-			if (c->right) {		/* escaped text on the right */
-				memmove(p - len + pad, p - len, len);
-				memset(p - len, ' ', pad);
-			} else if (pad <= sizeof(spaces)) {
-				memcpy(p, spaces, sizeof(spaces));
-			} else {
-				memset(p, ' ', pad);
-			}
+		pad = !c->free && len < c->w ? c->w - len : 0;
+		if (!pad)
+			continue;
+		if (c->right) {		/* escaped text on the right */
+			memmove(p - len + pad, p - len, len);
+			memset(p - len, ' ', pad);
 			p += pad;
+		} else {
+			p = put_pad(p, pad);
 		}
 	}
 	*p++ = '\n';
@@ -275,14 +346,15 @@ static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
 	size_t line_max;
 	int k = text_cols(cols, rows, n, &line_max);
 
-	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max);
+	/* Padding copies may write up to sizeof(spaces) past a line. */
+	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max + sizeof(spaces));
 	if (!o) {
 		fputs("ebpftop: out of memory\n", stderr);
 		return;
 	}
 	o->f = f;
 	o->len = 0;
-	print_text_line(o, cols, k, NULL);
+	print_text_header(o, cols, k);
 	for (size_t i = 0; i < n; i++) {
 		/* There is room for a line past TEXT_OUT_SIZE. */
 		if (o->len > TEXT_OUT_SIZE)

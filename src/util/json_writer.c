@@ -8,88 +8,28 @@
 #include <math.h>
 #include <string.h>
 
-static void flush(struct jw *w)
+void jw__flush(struct jw *w)
 {
 	fwrite_unlocked(w->buf, 1, w->len, w->f);
 	w->len = 0;
 }
 
-/* Make room for @n more bytes in the buffer (@n <= JW_BUF_SIZE). */
-static inline char *room(struct jw *w, size_t n)
-{
-	if (__builtin_expect(JW_BUF_SIZE - w->len < n, 0))
-		flush(w);
-	return w->buf + w->len;
-}
-
-static inline void put_c(struct jw *w, char c)
-{
-	*room(w, 1) = c;
-	w->len++;
-}
-
-static void put_long(struct jw *w, const char *s, size_t n)
+void jw__put_long(struct jw *w, const char *s, size_t n)
 {
 	while (n > JW_BUF_SIZE / 2) {	/* in pieces */
-		memcpy(room(w, JW_BUF_SIZE / 2), s, JW_BUF_SIZE / 2);
+		memcpy(jw__room(w, JW_BUF_SIZE / 2), s, JW_BUF_SIZE / 2);
 		w->len += JW_BUF_SIZE / 2;
 		s += JW_BUF_SIZE / 2;
 		n -= JW_BUF_SIZE / 2;
 	}
-	memcpy(room(w, n), s, n);
+	memcpy(jw__room(w, n), s, n);
 	w->len += n;
-}
-
-/*
- * @n bytes, at most 32, by fixed-size copies that may overlap: keys and
- * numbers are short, and a call to memcpy costs more than they do.
- */
-static inline void copy_small(char *d, const char *s, size_t n)
-{
-	if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	}
-}
-
-static inline void put_n(struct jw *w, const char *s, size_t n)
-{
-	if (n <= 32) {
-		copy_small(room(w, 32), s, n);
-		w->len += n;
-		return;
-	}
-	if (__builtin_expect(n > JW_BUF_SIZE / 2, 0)) {
-		put_long(w, s, n);
-		return;
-	}
-	memcpy(room(w, n), s, n);
-	w->len += n;
-}
-
-/*
- * The text goes out when a top-level value is complete, so that callers
- * may write to the stream between values, and when the buffer fills.
- */
-static inline void done(struct jw *w)
-{
-	if (w->depth == 0 && !w->after_key)
-		flush(w);
 }
 
 /* @v in decimal, written without printf. */
-static void put_u64(struct jw *w, uint64_t v)
+void jw__put_u64(struct jw *w, uint64_t v)
 {
-	char *p = room(w, 20);
+	char *p = jw__room(w, 20);
 
 	if (v < 10) {		/* counts of 0, the common case */
 		*p = (char)('0' + v);
@@ -106,55 +46,6 @@ void jw_init(struct jw *w, FILE *f)
 	w->need_comma[0] = false;
 	w->after_key = false;
 	w->len = 0;
-}
-
-/* Separate this value from the previous one, unless it follows a key. */
-static void value_start(struct jw *w)
-{
-	if (w->after_key) {
-		w->after_key = false;
-		return;
-	}
-	if (w->need_comma[w->depth])
-		put_c(w, ',');
-	w->need_comma[w->depth] = true;
-}
-
-static void open_level(struct jw *w, char c)
-{
-	value_start(w);
-	put_c(w, c);
-	if (w->depth + 1 < JW_MAX_DEPTH)
-		w->depth++;
-	w->need_comma[w->depth] = false;
-}
-
-static void close_level(struct jw *w, char c)
-{
-	put_c(w, c);
-	if (w->depth > 0)
-		w->depth--;
-	done(w);
-}
-
-void jw_begin_object(struct jw *w)
-{
-	open_level(w, '{');
-}
-
-void jw_end_object(struct jw *w)
-{
-	close_level(w, '}');
-}
-
-void jw_begin_array(struct jw *w)
-{
-	open_level(w, '[');
-}
-
-void jw_end_array(struct jw *w)
-{
-	close_level(w, ']');
 }
 
 /* Length of the valid UTF-8 sequence at @p, or 0 if it is not one. */
@@ -191,7 +82,7 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *us = (const unsigned char *)s;
-	char *d = room(w, 64);
+	char *d = jw__room(w, 64);
 	size_t k;
 
 	/* Short plain strings (keys, names), the common case, in one pass. */
@@ -202,10 +93,10 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 		d[k + 1] = '"';
 		w->len += k + 2;
 		if (tail)
-			put_c(w, tail);
+			jw__put_c(w, tail);
 		return;
 	}
-	put_c(w, '"');
+	jw__put_c(w, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *run = p;
 		const char *esc;
@@ -215,7 +106,7 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 		while (plain[*p])
 			p++;
 		if (p > run)
-			put_n(w, (const char *)run, (size_t)(p - run));
+			jw__put_n(w, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		if (*p >= 0x80) {
@@ -223,10 +114,10 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 
 			/* Process names are bytes, JSON is UTF-8. */
 			if (!n) {
-				put_n(w, "\\ufffd", 6);
+				jw__put_n(w, "\\ufffd", 6);
 				continue;
 			}
-			put_n(w, (const char *)p, (size_t)n);
+			jw__put_n(w, (const char *)p, (size_t)n);
 			p += n - 1;
 			continue;
 		}
@@ -256,27 +147,20 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 			memcpy(u, "\\u00", 4);
 			u[4] = hex[*p >> 4];
 			u[5] = hex[*p & 0xf];
-			put_n(w, u, 6);
+			jw__put_n(w, u, 6);
 			continue;
 		}
-		put_n(w, esc, 2);
+		jw__put_n(w, esc, 2);
 	}
-	put_c(w, '"');
+	jw__put_c(w, '"');
 	if (tail)
-		put_c(w, tail);
+		jw__put_c(w, tail);
 }
 
 void jw_key(struct jw *w, const char *key)
 {
-	value_start(w);
+	jw__value_start(w);
 	put_quoted(w, key, ':');
-	w->after_key = true;
-}
-
-void jw_key_raw(struct jw *w, const char *quoted, size_t n)
-{
-	value_start(w);
-	put_n(w, quoted, n);
 	w->after_key = true;
 }
 
@@ -286,16 +170,9 @@ void jw_string(struct jw *w, const char *s)
 		jw_null(w);
 		return;
 	}
-	value_start(w);
+	jw__value_start(w);
 	put_quoted(w, s, 0);
-	done(w);
-}
-
-void jw_uint(struct jw *w, uint64_t v)
-{
-	value_start(w);
-	put_u64(w, v);
-	done(w);
+	jw__done(w);
 }
 
 __extension__ typedef unsigned __int128 u128;
@@ -394,7 +271,7 @@ void jw_double(struct jw *w, double v)
 		jw_null(w);
 		return;
 	}
-	value_start(w);
+	jw__value_start(w);
 	/*
 	 * 15 significant digits: every value is a measurement far coarser
 	 * than that, and 17 would print 0.1 as 0.10000000000000001. By hand
@@ -402,31 +279,14 @@ void jw_double(struct jw *w, double v)
 	 * printf elsewhere.
 	 */
 	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
-		put_u64(w, (uint64_t)v);	/* idle programs: rates of 0 */
+		jw__put_u64(w, (uint64_t)v);	/* idle programs: rates of 0 */
 	} else {
 		n = put_g15(buf, v);
 		if (!n)
 			n = (size_t)snprintf(buf, sizeof(buf), "%.15g", v);
-		put_n(w, buf, n);
+		jw__put_n(w, buf, n);
 	}
-	done(w);
-}
-
-void jw_bool(struct jw *w, bool v)
-{
-	value_start(w);
-	if (v)
-		put_n(w, "true", 4);
-	else
-		put_n(w, "false", 5);
-	done(w);
-}
-
-void jw_null(struct jw *w)
-{
-	value_start(w);
-	put_n(w, "null", 4);
-	done(w);
+	jw__done(w);
 }
 
 void jw_string_field(struct jw *w, const char *key, const char *s)
