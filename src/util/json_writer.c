@@ -29,6 +29,7 @@ void jw__put_long(struct jw *w, const char *s, size_t n)
 /* @v in decimal, written without printf. */
 void jw__put_u64(struct jw *w, uint64_t v)
 {
+	char tmp[20], *end = tmp + sizeof(tmp), *start;
 	char *p = jw__room(w, 20);
 
 	if (v < 10) {		/* counts of 0, the common case */
@@ -36,15 +37,16 @@ void jw__put_u64(struct jw *w, uint64_t v)
 		w->len++;
 		return;
 	}
-	w->len += (size_t)(dec_u64(p, v) - p);
+	start = dec_u64_end(end, v);
+	copy_small(p, start, (size_t)(end - start));
+	w->len += (size_t)(end - start);
 }
 
 void jw_init(struct jw *w, FILE *f)
 {
 	w->f = f;
 	w->depth = 0;
-	w->need_comma[0] = false;
-	w->after_key = false;
+	w->sep = '\0';
 	w->len = 0;
 }
 
@@ -77,23 +79,65 @@ static const bool plain[256] = {
 	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
 };
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether a byte of @x is 0 (exact as a whole, not byte by byte). */
+static inline uint64_t has_zero(uint64_t x)
+{
+	return (x - ONES) & ~x & HIGHS;
+}
+
+/* Whether all 8 bytes of @x are plain: in 0x20..0x7e, neither '"' nor '\'. */
+static inline bool plain8(uint64_t x)
+{
+	uint64_t below = (x - ONES * 0x20) & ~x & HIGHS;
+	uint64_t above = ((x + ONES) | x) & HIGHS;	/* 0x7f and up */
+
+	return !(below | above | has_zero(x ^ (ONES * '"')) |
+		 has_zero(x ^ (ONES * '\\')));
+}
+
+/*
+ * Whether the @n bytes at @s are plain, 8 at a time (the last 8 overlap
+ * the ones before); shorter runs padded with spaces.
+ */
+static bool plain_run(const char *s, size_t n)
+{
+	uint64_t x;
+	size_t i;
+
+	if (n < 8) {
+		char pad[8] = "        ";
+
+		copy_small(pad, s, n);
+		memcpy(&x, pad, 8);
+		return plain8(x);
+	}
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!plain8(x))
+			return false;
+	}
+	memcpy(&x, s + n - 8, 8);
+	return plain8(x);
+}
+
 /* @s quoted, then @tail unless it is 0. */
 static void put_quoted(struct jw *w, const char *s, char tail)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *us = (const unsigned char *)s;
-	char *d = jw__room(w, 64);
-	size_t k;
+	size_t n = strlen(s);
 
-	/* Short plain strings (keys, names), the common case, in one pass. */
-	for (k = 0; k < 60 && plain[us[k]]; k++)
-		d[k + 1] = (char)us[k];
-	if (!us[k]) {
+	/* Plain strings (keys, names, tags), the common case: one copy. */
+	if (n <= JW_BUF_SIZE / 2 && plain_run(s, n)) {
+		char *d = jw__room(w, n + 3);
+
 		d[0] = '"';
-		d[k + 1] = '"';
-		w->len += k + 2;
-		if (tail)
-			jw__put_c(w, tail);
+		copy_small(d + 1, s, n);
+		d[n + 1] = '"';
+		d[n + 2] = tail;
+		w->len += n + 2 + (tail != 0);
 		return;
 	}
 	jw__put_c(w, '"');
@@ -110,15 +154,15 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 		if (!*p)
 			break;
 		if (*p >= 0x80) {
-			int n = utf8_len(p);
+			int ul = utf8_len(p);
 
 			/* Process names are bytes, JSON is UTF-8. */
-			if (!n) {
+			if (!ul) {
 				jw__put_n(w, "\\ufffd", 6);
 				continue;
 			}
-			jw__put_n(w, (const char *)p, (size_t)n);
-			p += n - 1;
+			jw__put_n(w, (const char *)p, (size_t)ul);
+			p += ul - 1;
 			continue;
 		}
 		switch (*p) {
@@ -161,7 +205,7 @@ void jw_key(struct jw *w, const char *key)
 {
 	jw__value_start(w);
 	put_quoted(w, key, ':');
-	w->after_key = true;
+	w->sep = '\0';
 }
 
 void jw_string(struct jw *w, const char *s)
@@ -262,6 +306,32 @@ static size_t put_g15(char *out, double v)
 	return (size_t)(p - out);
 }
 
+/*
+ * A finite @v as a JSON number at @out (40 bytes); its length. 15
+ * significant digits: every value is a measurement far coarser than
+ * that, and 17 would print 0.1 as 0.10000000000000001. By hand where that
+ * is exact (a table of 10,000 programs holds 30,000), by printf elsewhere.
+ */
+static size_t double_text(char *out, double v)
+{
+	size_t n;
+
+	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
+		/* Whole numbers (idle programs: rates of 0). */
+		uint64_t u = (uint64_t)v;
+
+		if (u < 10) {
+			out[0] = (char)('0' + u);
+			return 1;
+		}
+		return (size_t)(dec_u64(out, u) - out);
+	}
+	n = put_g15(out, v);
+	if (!n)
+		n = (size_t)snprintf(out, 40, "%.15g", v);
+	return n;
+}
+
 void jw_double(struct jw *w, double v)
 {
 	char buf[40];	/* put_g15: 24; %.15g: at most 23 */
@@ -272,20 +342,8 @@ void jw_double(struct jw *w, double v)
 		return;
 	}
 	jw__value_start(w);
-	/*
-	 * 15 significant digits: every value is a measurement far coarser
-	 * than that, and 17 would print 0.1 as 0.10000000000000001. By hand
-	 * where that is exact (a table of 10,000 programs holds 30,000), by
-	 * printf elsewhere.
-	 */
-	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
-		jw__put_u64(w, (uint64_t)v);	/* idle programs: rates of 0 */
-	} else {
-		n = put_g15(buf, v);
-		if (!n)
-			n = (size_t)snprintf(buf, sizeof(buf), "%.15g", v);
-		jw__put_n(w, buf, n);
-	}
+	n = double_text(buf, v);
+	jw__put_n(w, buf, n);
 	jw__done(w);
 }
 

@@ -19,8 +19,11 @@
 struct jw {
 	FILE *f;
 	int depth;
-	bool need_comma[JW_MAX_DEPTH];
-	bool after_key;		/* a key was written; its value comes next */
+	/*
+	 * What goes before the next value: ',' after a value, nothing at
+	 * the start of an object or array or after a key.
+	 */
+	char sep;
 	size_t len;		/* bytes in buf */
 	char buf[JW_BUF_SIZE];
 };
@@ -69,20 +72,16 @@ static inline void jw__put_n(struct jw *w, const char *s, size_t n)
  */
 static inline void jw__done(struct jw *w)
 {
-	if (w->depth == 0 && !w->after_key)
+	w->sep = ',';
+	if (w->depth == 0)
 		jw__flush(w);
 }
 
 /* Separate this value from the previous one, unless it follows a key. */
 static inline void jw__value_start(struct jw *w)
 {
-	if (w->after_key) {
-		w->after_key = false;
-		return;
-	}
-	if (w->need_comma[w->depth])
-		jw__put_c(w, ',');
-	w->need_comma[w->depth] = true;
+	if (w->sep)
+		jw__put_c(w, w->sep);
 }
 
 static inline void jw__open(struct jw *w, char c)
@@ -91,7 +90,7 @@ static inline void jw__open(struct jw *w, char c)
 	jw__put_c(w, c);
 	if (w->depth + 1 < JW_MAX_DEPTH)
 		w->depth++;
-	w->need_comma[w->depth] = false;
+	w->sep = '\0';
 }
 
 static inline void jw__close(struct jw *w, char c)
@@ -134,7 +133,7 @@ static inline void jw_key_raw(struct jw *w, const char *quoted, size_t n)
 {
 	jw__value_start(w);
 	jw__put_n(w, quoted, n);
-	w->after_key = true;
+	w->sep = '\0';
 }
 
 void jw_string(struct jw *w, const char *s);	/* NULL: null */
