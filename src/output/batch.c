@@ -14,6 +14,7 @@
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "util/json_writer.h"
+#include "output/json_record.h"
 #include "output/profile_out.h"
 #include "hot/report.h"
 #include "util/copy.h"
@@ -388,63 +389,6 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	hot_print_text(f, snap->hot, 10);
 }
 
-/* A member of the program record: its key quoted once for every row. */
-struct json_member {
-	col_json_fn *json;
-	const char *name;
-	size_t len;		/* of key; 0: quote name at every row */
-	char key[40];
-};
-
-/* A key JSON holds as it is: printable ASCII but '"' and '\'. */
-static bool json_plain_key(const char *key)
-{
-	for (const char *p = key; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
-			return false;
-	}
-	return true;
-}
-
-/* The members of the columns with a JSON key, in order; how many. */
-static size_t json_members(struct json_member m[COL__MAX])
-{
-	size_t n = 0;
-
-	for (const enum col *c = col_json_order(); *c < COL__MAX; c++) {
-		const char *key = col_def(*c)->json_key;
-		size_t len = strlen(key);
-
-		m[n].json = col_def(*c)->json;
-		m[n].name = key;
-		m[n].len = 0;
-		/* Column keys are plain words: the quotes are all they need. */
-		if (len + 3 <= sizeof(m[n].key) && json_plain_key(key)) {
-			m[n].key[0] = '"';
-			memcpy(m[n].key + 1, key, len);
-			memcpy(m[n].key + 1 + len, "\":", 2);
-			m[n].len = len + 3;
-		}
-		n++;
-	}
-	return n;
-}
-
-/* One program: the members of the columns with a JSON key, in order. */
-static void print_prog_json(struct jw *w, const struct json_member *m,
-			    size_t nr, const struct prog_row *row)
-{
-	jw_begin_object(w);
-	for (size_t i = 0; i < nr; i++) {
-		if (m[i].len)
-			jw_key_raw(w, m[i].key, m[i].len);
-		else
-			jw_key(w, m[i].name);
-		m[i].json(w, row);
-	}
-	jw_end_object(w);
-}
-
 static void print_demo_json(struct jw *w, const struct batch_demo *d)
 {
 	jw_key(w, "demo");
@@ -470,8 +414,6 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
 {
-	struct json_member m[COL__MAX];
-	size_t nr = json_members(m);
 	struct jw w;
 
 	jw_init(&w, f);
@@ -482,7 +424,7 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)
-		print_prog_json(&w, m, nr, &rows[i]);
+		json_record(&w, &rows[i]);
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);

@@ -102,7 +102,7 @@ static inline bool plain8(uint64_t x)
  * Whether the @n bytes at @s are plain, 8 at a time (the last 8 overlap
  * the ones before); shorter runs padded with spaces.
  */
-static bool plain_run(const char *s, size_t n)
+bool jw_plain(const char *s, size_t n)
 {
 	uint64_t x;
 	size_t i;
@@ -130,7 +130,7 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 	size_t n = strlen(s);
 
 	/* Plain strings (keys, names, tags), the common case: one copy. */
-	if (n <= JW_BUF_SIZE / 2 && plain_run(s, n)) {
+	if (n <= JW_BUF_SIZE / 2 && jw_plain(s, n)) {
 		char *d = jw__room(w, n + 3);
 
 		d[0] = '"';
@@ -312,7 +312,7 @@ static size_t put_g15(char *out, double v)
  * that, and 17 would print 0.1 as 0.10000000000000001. By hand where that
  * is exact (a table of 10,000 programs holds 30,000), by printf elsewhere.
  */
-static size_t double_text(char *out, double v)
+size_t jw_number_text(char *out, double v)
 {
 	size_t n;
 
@@ -342,7 +342,7 @@ void jw_double(struct jw *w, double v)
 		return;
 	}
 	jw__value_start(w);
-	n = double_text(buf, v);
+	n = jw_number_text(buf, v);
 	jw__put_n(w, buf, n);
 	jw__done(w);
 }

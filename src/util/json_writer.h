@@ -151,6 +151,14 @@ static inline void jw_uint(struct jw *w, uint64_t v)
 }
 
 void jw_double(struct jw *w, double v);	/* NAN/inf: null */
+/*
+ * For writers that put a value's text in buf themselves: a finite @v as
+ * jw_double() writes it, at @out (40 bytes), and its length; whether the
+ * @n bytes at @s go in a JSON string as they are (printable ASCII but '"'
+ * and '\\').
+ */
+size_t jw_number_text(char *out, double v);
+bool jw_plain(const char *s, size_t n);
 
 static inline void jw_bool(struct jw *w, bool v)
 {
