@@ -316,13 +316,10 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 			p += len;
 			continue;
 		}
-		if (c->text) {
+		if (c->text)
 			len = c->text(p, TEXT_CELL_MAX, row);
-		} else {
-			long n = c->col == COL_OWNERS ? text_owners(p, row) : -1;
-
-			len = n >= 0 ? (size_t)n : text_cell(p, c, row);
-		}
+		else
+			len = text_cell(p, c, row);
 		p += len;
 		pad = !c->free && len < c->w ? c->w - len : 0;
 		if (!pad)
@@ -340,13 +337,158 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 }
 
 /* The table: titles and rows, a line at a time into the buffer. */
-static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
+/* The columns of the text table written by hand, in their order. */
+static const struct {
+	enum col col;
+	bool right, free;
+} text_known[] = {
+	{ COL_ID, true, false },	{ COL_TYPE, false, false },
+	{ COL_NAME, false, false },	{ COL_NSRUN, true, false },
+	{ COL_RUNS, true, false },	{ COL_CPU, true, false },
+	{ COL_RUNCNT, true, false },	{ COL_RUNTIME, true, false },
+	{ COL_ISA, true, false },	{ COL_FLAG, true, false },
+	{ COL_OWNERS, true, true },	/* free: no padding either side */
+};
+#define TEXT_KNOWN (sizeof(text_known) / sizeof(text_known[0]))
+
+/*
+ * Whether the table's columns are those print_text_line_fast() writes:
+ * the same, in the same order and alignment, the plain ones with their
+ * col_text_fn.
+ */
+static bool text_cols_known(const struct text_col *cols, int k)
+{
+	if (k != (int)TEXT_KNOWN)
+		return false;
+	for (size_t i = 0; i < TEXT_KNOWN; i++) {
+		const struct text_col *c = &cols[i];
+
+		if (c->col != text_known[i].col || c->right != text_known[i].right ||
+		    c->free != text_known[i].free ||
+		    (c->right && !c->free && !c->text) || (i == 1 && !c->text))
+			return false;
+	}
+	return true;
+}
+
+/* @len bytes of @text after the padding to @w; returns the end. */
+static inline char *put_right(char *p, const char *text, size_t len, size_t w)
+{
+	if (len < w)
+		p = put_pad(p, w - len);
+	copy_small(p, text, len);
+	return p + len;
+}
+
+static inline char *put_right_u64(char *p, uint64_t v, size_t w)
+{
+	char tmp[20], *end = tmp + sizeof(tmp);
+	char *start = dec_u64_end(end, v);
+
+	return put_right(p, start, (size_t)(end - start), w);
+}
+
+/*
+ * A plain right-aligned cell: "-" for no value, "0.0" and "0.00" for an
+ * idle program's rates, the column's col_text_fn for the rest.
+ */
+static inline char *put_right_rate(char *p, const struct text_col *c,
+				   const struct prog_row *row, double v)
+{
+	char tmp[TEXT_CELL_MAX];
+
+	if (isnan(v))
+		return put_right(p, "-", 1, c->w);
+	if (v == 0.0 && !signbit(v)) {
+		if (c->col == COL_CPU)
+			return put_right(p, "0.00", 4, c->w);
+		return put_right(p, "0.0", 3, c->w);
+	}
+	return put_right(p, tmp, c->text(tmp, sizeof(tmp), row), c->w);
+}
+
+/* An escaped cell on the left, padded unless free. */
+static inline char *put_left_escaped(char *p, const struct text_col *c,
+				     const struct prog_row *row, long len)
+{
+	size_t n = len >= 0 ? (size_t)len : text_cell(p, c, row);
+
+	p += n;
+	if (!c->free && n < c->w)
+		p = put_pad(p, c->w - n);
+	return p;
+}
+
+/*
+ * A row of the known columns (text_cols_known()), by hand: what
+ * print_text_line() writes, for fewer instructions a row.
+ */
+static void print_text_line_fast(struct text_out *o, const struct text_col *c,
+				 const struct prog_row *row)
+{
+	const struct prog_sample *s = row->s;
+	const struct prog_insights *ins = row->ins;
+	char *p = o->buf + o->len;
+	char tmp[TEXT_CELL_MAX];
+	const char *name;
+	size_t n;
+
+	p = put_right_u64(p, s->id, c[0].w);
+	*p++ = ' ';
+	n = c[1].text(p, TEXT_CELL_MAX, row);	/* TYPE */
+	p += n;
+	if (n < c[1].w)
+		p = put_pad(p, c[1].w - n);
+	*p++ = ' ';
+	/* NAME: plain names go as they are. */
+	name = display_name(s);
+	for (n = 0; n < PROG_NAME_MAX && plain_byte[(unsigned char)name[n]]; n++)
+		p[n] = name[n];
+	p = put_left_escaped(p, &c[2], row, name[n] ? -1 : (long)n);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[3], row, row->r.ns_per_run);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[4], row, row->r.runs_per_s);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[5], row, row->r.cpu_pct);
+	*p++ = ' ';
+	p = put_right_u64(p, s->run_cnt, c[6].w);
+	*p++ = ' ';
+	p = put_right_u64(p, s->run_time_ns, c[7].w);
+	*p++ = ' ';
+	if (ins && !ins->err && ins->have_isa && ins->isa.level >= 1 &&
+	    ins->isa.level <= 4) {
+		char level[2] = { 'v', (char)('0' + ins->isa.level) };
+
+		p = put_right(p, level, 2, c[8].w);
+	} else {
+		p = put_right(p, tmp, c[8].text(tmp, sizeof(tmp), row), c[8].w);
+	}
+	*p++ = ' ';
+	if (!row->reg.active)
+		p = put_right(p, "-", 1, c[9].w);
+	else
+		p = put_right(p, tmp, c[9].text(tmp, sizeof(tmp), row), c[9].w);
+	*p++ = ' ';
+	*p++ = ' ';
+	p = put_left_escaped(p, &c[10], row, text_owners(p, row));
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+}
+
+/*
+ * The table: titles and rows, a line at a time into the buffer; with
+ * @by_hand, the rows of the known columns by print_text_line_fast().
+ */
+static void print_text_table(FILE *f, const struct prog_row *rows, size_t n,
+			     bool by_hand)
 {
 	struct text_col cols[COL__MAX];
 	struct text_out *o;
 	size_t line_max;
 	int k = text_cols(cols, rows, n, &line_max);
 
+	by_hand = by_hand && text_cols_known(cols, k);
 	/* Padding copies may write up to sizeof(spaces) past a line. */
 	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max + sizeof(spaces));
 	if (!o) {
@@ -360,15 +502,18 @@ static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
 		/* There is room for a line past TEXT_OUT_SIZE. */
 		if (o->len > TEXT_OUT_SIZE)
 			out_flush(o);
-		print_text_line(o, cols, k, &rows[i]);
+		if (by_hand)
+			print_text_line_fast(o, cols, &rows[i]);
+		else
+			print_text_line(o, cols, k, &rows[i]);
 	}
 	out_flush(o);
 	free(o);
 }
 
-void batch_print_text_x(FILE *f, const struct snapshot *snap,
-			const struct prog_row *rows, size_t n,
-			const struct batch_extra *x)
+static void print_text(FILE *f, const struct snapshot *snap,
+		       const struct prog_row *rows, size_t n,
+		       const struct batch_extra *x, bool by_hand)
 {
 	char when[32], share[16];
 	time_t t = (time_t)snap->time;
@@ -383,10 +528,23 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
 	print_regressions(f, rows, n);
-	print_text_table(f, rows, n);
+	print_text_table(f, rows, n, by_hand);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
 	hot_print_text(f, snap->hot, 10);
+}
+
+void batch_print_text_x(FILE *f, const struct snapshot *snap,
+			const struct prog_row *rows, size_t n,
+			const struct batch_extra *x)
+{
+	print_text(f, snap, rows, n, x, true);
+}
+
+void batch_print_text_cells(FILE *f, const struct snapshot *snap,
+			    const struct prog_row *rows, size_t n)
+{
+	print_text(f, snap, rows, n, NULL, false);
 }
 
 static void print_demo_json(struct jw *w, const struct batch_demo *d)
