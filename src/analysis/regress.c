@@ -270,20 +270,22 @@ static void report(const struct regress *r, const struct rstate *st,
 	out->since = st->l.active ? st->l.since : (double)NAN;
 }
 
-/* Drop a program's state for good. */
+/*
+ * Drop a program's state for good. One still in the live array is only
+ * marked dead there (a refresh may be walking it): regress__end() frees it.
+ */
 static void forget(struct regress *r, struct rstate *st)
 {
 	event_close_gone(r, st);
 	rtab_key_remove(r, st);
 	if (st->gone) {
 		rtab_gone_remove(r, st);
+		free(st);
 	} else {
 		rtab_id_remove(r, st);
-		rtab_live_remove(r, st);
+		st->dead = true;
 	}
-	free(st);
 }
-
 
 /*
  * A program of this identity that appeared in the last refreshes, next to
@@ -312,6 +314,7 @@ static void take_over(struct regress *r, struct rstate *to,
 
 	to->adopted = true;
 	to->l = from->l;
+	to->rep_stale = true;
 	e = event_get(r, to->l.event);
 	if (e)
 		e->id = to->id;
@@ -356,11 +359,15 @@ void regress__free(struct regress *r)
 		return;
 	for (size_t i = 0; i < r->nlive; i++)
 		free(r->live[i]);
+	for (size_t i = 0; i < r->nadded; i++)
+		free(r->added[i]);
 	for (st = r->gone_head; st; st = next) {
 		next = st->gone_next;
 		free(st);
 	}
 	free(r->live);
+	free(r->live_ids);
+	free(r->added);
 	free(r->by_id);
 	free(r->by_key);
 	free(r);
@@ -370,6 +377,7 @@ void regress__begin(struct regress *r, double now)
 {
 	r->seq++;
 	r->now = now;
+	r->cursor = 0;
 }
 
 int regress__update(struct regress *r, uint32_t id, const char *tag,
@@ -381,24 +389,49 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 				     ns_per_run, runs, out);
 }
 
+/*
+ * The live program @id: callers that go in id order find it where the
+ * previous lookup ended, others (and programs added in this refresh)
+ * through the hash.
+ */
+static struct rstate *live_find(struct regress *r, uint32_t id)
+{
+	size_t c = r->cursor;
+
+	while (c < r->nlive && r->live_ids[c] < id)
+		c++;
+	r->cursor = c;
+	if (c < r->nlive && r->live_ids[c] == id && !r->live[c]->dead) {
+		r->cursor = c + 1;
+		return r->live[c];
+	}
+	return rtab_id_find(r, id);
+}
+
+static void report_none(struct prog_regression *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
+	out->limit_ns = out->clear_ns = out->since = (double)NAN;
+}
+
 int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 			  uint64_t nh, const char *tag, const char *name,
 			  double ns_per_run, double runs,
 			  struct prog_regression *out)
 {
-	struct rstate *st = rtab_id_find(r, id);
+	struct rstate *st = live_find(r, id);
 
-	memset(out, 0, sizeof(*out));
-	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
-	out->limit_ns = out->since = (double)NAN;
 	/* Ids are not reused soon, but they can be: then it is another program. */
 	if (st && (st->tag != tk || st->name_hash != nh)) {
 		forget(r, st);
 		st = NULL;
 	}
 	if (!st) {
-		if (rtab_reserve(r))
+		if (rtab_reserve(r)) {
+			report_none(out);
 			return -ENOMEM;
+		}
 		st = rtab_find_gone(r, tk, nh);
 		if (st) {
 			/* A reload: the same program under a new id. */
@@ -417,8 +450,10 @@ int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 			}
 		} else {
 			st = calloc(1, sizeof(*st));
-			if (!st)
+			if (!st) {
+				report_none(out);
 				return -ENOMEM;
+			}
 			st->id = id;
 			st->tag = tk;
 			st->name_hash = nh;
@@ -426,39 +461,56 @@ int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 			st->l.last_time = (double)NAN;
 			rtab_key_insert(r, st);
 		}
+		st->rep_stale = true;
 		rtab_id_insert(r, st);
 		rtab_live_add(r, st);
 	}
 	st->last_seq = r->seq;
-	if (isfinite(ns_per_run) && ns_per_run >= 0.0 && runs >= r->p.min_runs)
+	if (isfinite(ns_per_run) && ns_per_run >= 0.0 && runs >= r->p.min_runs) {
 		feed(r, st, id, tag, name, ns_per_run);
-	report(r, st, out);
+		st->rep_stale = true;
+	}
+	/* A program that did not run (most do not) changed nothing. */
+	if (st->rep_stale) {
+		report(r, st, &st->rep);
+		st->rep_stale = false;
+	}
+	*out = st->rep;
 	return 0;
 }
 
 void regress__end(struct regress *r)
 {
-	for (size_t i = 0; i < r->nlive;) {
+	size_t w = 0;
+
+	rtab_live_merge(r);
+	for (size_t i = 0; i < r->nlive; i++) {
 		struct rstate *st = r->live[i], *young;
 
-		if (st->last_seq == r->seq) {
-			i++;
+		if (st->dead) {
+			free(st);
 			continue;
 		}
-		/* Gone since the last refresh; rtab_live_remove() moves the last here. */
+		if (st->last_seq == r->seq) {
+			r->live[w] = st;
+			r->live_ids[w++] = st->id;
+			continue;
+		}
+		/* Gone since the last refresh. */
 		young = find_young(r, st);
 		if (young) {
 			take_over(r, young, st);
 			st->l.event = 0;	/* the young one carries it on */
 			forget(r, st);
+			free(st);
 			continue;
 		}
 		rtab_id_remove(r, st);
-		rtab_live_remove(r, st);
 		st->gone = true;
 		rtab_gone_append(r, st);
 		event_close_gone(r, st);
 	}
+	r->nlive = w;
 	while (r->gone_head && (r->ngone > GONE_MAX ||
 				r->seq - r->gone_head->last_seq > r->p.keep_gone))
 		forget(r, r->gone_head);
@@ -466,7 +518,7 @@ void regress__end(struct regress *r)
 
 size_t regress__nr_tracked(const struct regress *r)
 {
-	return r->nlive + r->ngone;
+	return r->nlive + r->nadded + r->ngone;
 }
 
 size_t regress__nr_events(const struct regress *r)

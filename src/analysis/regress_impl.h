@@ -33,20 +33,30 @@ struct rlearn {
 	unsigned long event;		/* serial of its event, 0: none */
 };
 
-/* What the detector keeps per program: about 300 bytes with malloc's. */
+/*
+ * What the detector keeps per program: about 360 bytes with malloc's. The
+ * fields a refresh reads for every program (identity, last_seq and the
+ * verdict as of the last change) come first, together.
+ */
 struct rstate {
+	uint32_t id;
+	bool gone;
+	bool adopted;			/* took over a reloaded program */
+	bool dead;			/* forgotten, freed at regress__end() */
+	bool rep_stale;			/* rep is not what l says */
+	uint64_t tag;			/* the tag's 8 bytes */
+	uint64_t name_hash;
+	unsigned long last_seq;		/* refresh it was last seen at */
+	/*
+	 * report() of l: it changes only with l (fed, taken over, created),
+	 * so a program that did not run costs no recomputation.
+	 */
+	struct prog_regression rep;
 	struct rstate *id_next;		/* id hash chain (live only) */
 	struct rstate *key_next;	/* identity hash chain */
 	struct rstate *gone_prev;	/* the gone list, oldest first */
 	struct rstate *gone_next;
-	size_t idx;			/* in r->live, while live */
-	uint32_t id;
-	uint64_t tag;			/* the tag's 8 bytes */
-	uint64_t name_hash;
 	unsigned long first_seq;	/* refresh it appeared at */
-	unsigned long last_seq;		/* refresh it was last seen at */
-	bool gone;
-	bool adopted;			/* took over a reloaded program */
 	struct rlearn l;
 };
 
@@ -54,10 +64,22 @@ struct regress {
 	struct regress_params p;
 	unsigned long seq;		/* refresh number */
 	double now;
-	struct rstate **live;		/* every program present, any order */
+	/*
+	 * Every program present at the end of the last refresh, ascending
+	 * id, and their ids alongside: callers that go in id order (the
+	 * program table does) are found by a cursor walking live_ids, with
+	 * no hash lookup. Programs that appear during a refresh wait in
+	 * added until regress__end() merges them in.
+	 */
+	struct rstate **live;
+	uint32_t *live_ids;
 	size_t nlive, live_cap;
+	size_t cursor;			/* where the last lookup ended */
+	struct rstate **added;		/* new this refresh, in call order */
+	size_t nadded, added_cap;
 	struct rstate **by_id;		/* hash buckets, live programs */
 	size_t id_buckets;
+	size_t nids;			/* in by_id */
 	struct rstate **by_key;		/* hash buckets, live and gone */
 	size_t key_buckets;
 	size_t nkeyed;
@@ -87,9 +109,13 @@ void rtab_key_remove(struct regress *r, struct rstate *st);
 struct rstate *rtab_key_chain(const struct regress *r, uint64_t tag,
 			      uint64_t nh);
 
-/* The live array (any order) and the gone list (oldest first). */
+/*
+ * The live array: a program that appears waits in added until
+ * rtab_live_merge() puts every added one in place (ascending id),
+ * leaving out the dead and freeing them.
+ */
 void rtab_live_add(struct regress *r, struct rstate *st);
-void rtab_live_remove(struct regress *r, struct rstate *st);
+void rtab_live_merge(struct regress *r);
 void rtab_gone_append(struct regress *r, struct rstate *st);
 void rtab_gone_remove(struct regress *r, struct rstate *st);
 
