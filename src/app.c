@@ -4,6 +4,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,8 @@ struct app {
 	struct history *history; /* every program's recent refreshes */
 	uint32_t *ids;		/* scratch: the ids of a sample */
 	bool ins_synced;	/* insights hold the table's programs, in order */
+	int online_fd;		/* /sys/devices/system/cpu/online, or -1 */
+	bool online_failed;	/* it cannot be read: ask sysconf() */
 	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
 	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
@@ -114,6 +117,7 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	int err;
 
 	a->opts = o;
+	a->online_fd = -1;
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
 	a->snap.kernel = a->kernel;
@@ -197,6 +201,8 @@ void app__free(struct app *a)
 	history__free(a->history);
 	free(a->ids);
 	free(a->snap.rows);
+	if (a->online_fd >= 0)
+		close(a->online_fd);
 	free(a);
 }
 
@@ -253,6 +259,64 @@ const char *app__profile_msg(const struct app *a)
 void app__profile_msg_clear(struct app *a)
 {
 	a->prof_msg[0] = '\0';
+}
+
+/* The CPUs counted in a list such as "0-3,8\n"; 0 if it is not one. */
+static unsigned int count_cpu_list(const char *p)
+{
+	unsigned long n = 0;
+
+	while (*p && *p != '\n') {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return 0;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return 0;
+			hi = strtoul(p, &end, 10);
+		}
+		if (hi < lo || hi - lo >= 1u << 20)
+			return 0;
+		n += hi - lo + 1;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return 0;
+	}
+	return n < 1u << 20 ? (unsigned int)n : 0;
+}
+
+/*
+ * Online CPUs, as sysconf(_SC_NPROCESSORS_ONLN) counts them: from the
+ * same file, but kept open, read again at offset 0 at each refresh.
+ */
+static unsigned int online_cpus(struct app *a)
+{
+	unsigned int n = 0;
+	char buf[1024];
+	ssize_t r = -1;
+	long v;
+
+	if (a->online_fd < 0 && !a->online_failed) {
+		a->online_fd = open("/sys/devices/system/cpu/online",
+				    O_RDONLY | O_CLOEXEC);
+		a->online_failed = a->online_fd < 0;
+	}
+	if (a->online_fd >= 0)
+		r = pread(a->online_fd, buf, sizeof(buf) - 1, 0);
+	if (r > 0) {
+		buf[r] = '\0';
+		n = count_cpu_list(buf);
+	}
+	if (n)
+		return n;
+	v = sysconf(_SC_NPROCESSORS_ONLN);
+	return v > 0 ? (unsigned int)v : 0;
 }
 
 /* Program @id in the table (its samples are in id order), or NULL. */
@@ -489,7 +553,6 @@ int app__sample(struct app *a)
 	struct timespec wall;
 	uint64_t t, pt, dt;
 	size_t n;
-	long ncpu;
 	int err;
 
 	a->ins_synced = false;
@@ -528,8 +591,7 @@ int app__sample(struct app *a)
 	dt = pt ? t - pt : 0;
 	s->time = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
 	s->interval_s = pt ? (double)(t - pt) / 1e9 : (double)NAN;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	s->ncpus = ncpu > 0 ? (unsigned int)ncpu : 0;
+	s->ncpus = online_cpus(a);
 	s->nr_rows = n;
 	s->total_cpu_pct = pt && counted ? 0.0 : (double)NAN;
 	s->seq++;
