@@ -314,7 +314,7 @@ static void take_over(struct regress *r, struct rstate *to,
 
 	to->adopted = true;
 	to->l = from->l;
-	to->rep_stale = true;
+	to->retaken = true;
 	e = event_get(r, to->l.event);
 	if (e)
 		e->id = to->id;
@@ -358,7 +358,7 @@ void regress__free(struct regress *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nlive; i++)
-		free(r->live[i]);
+		free(r->live[i].st);
 	for (size_t i = 0; i < r->nadded; i++)
 		free(r->added[i]);
 	for (st = r->gone_head; st; st = next) {
@@ -366,7 +366,6 @@ void regress__free(struct regress *r)
 		free(st);
 	}
 	free(r->live);
-	free(r->live_ids);
 	free(r->added);
 	free(r->by_id);
 	free(r->by_key);
@@ -378,6 +377,8 @@ void regress__begin(struct regress *r, double now)
 	r->seq++;
 	r->now = now;
 	r->cursor = 0;
+	r->nseen = 0;
+	r->ndead = 0;
 }
 
 int regress__update(struct regress *r, uint32_t id, const char *tag,
@@ -391,21 +392,36 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 
 /*
  * The live program @id: callers that go in id order find it where the
- * previous lookup ended, others (and programs added in this refresh)
- * through the hash.
+ * previous lookup ended, others by a binary search. NULL if it is not
+ * live (it may have been added in this refresh).
  */
-static struct rstate *live_find(struct regress *r, uint32_t id)
+static struct rlive *live_find(struct regress *r, uint32_t id)
 {
-	size_t c = r->cursor;
+	size_t c = r->cursor, lo = 0, hi = r->nlive;
 
-	while (c < r->nlive && r->live_ids[c] < id)
-		c++;
-	r->cursor = c;
-	if (c < r->nlive && r->live_ids[c] == id && !r->live[c]->dead) {
-		r->cursor = c + 1;
-		return r->live[c];
+	if (c > 0 && r->live[c - 1].id >= id) {
+		/* Out of order. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (r->live[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c = lo;
+	} else {
+		while (c < r->nlive && r->live[c].id < id)
+			c++;
+		r->cursor = c;
 	}
-	return rtab_id_find(r, id);
+	/* A dead one was forgotten this refresh: its id is another's now. */
+	if (c < r->nlive && r->live[c].id == id && !r->live[c].dead) {
+		if (r->cursor == c)
+			r->cursor = c + 1;
+		return &r->live[c];
+	}
+	return NULL;
 }
 
 static void report_none(struct prog_regression *out)
@@ -415,102 +431,150 @@ static void report_none(struct prog_regression *out)
 	out->limit_ns = out->clear_ns = out->since = (double)NAN;
 }
 
+/* A program not in the live array: new, or back under a new id. */
+static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
+			  uint64_t nh)
+{
+	struct rstate *st;
+
+	if (rtab_reserve(r))
+		return NULL;
+	st = rtab_find_gone(r, tk, nh);
+	if (st) {
+		/* A reload: the same program under a new id. */
+		struct regress_event *e = event_get(r, st->l.event);
+
+		rtab_gone_remove(r, st);
+		st->gone = false;
+		st->adopted = true;
+		st->id = id;
+		if (e) {
+			e->id = id;
+			if (st->l.active) {
+				e->end = (double)NAN;
+				e->gone = false;
+			}
+		}
+	} else {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->id = id;
+		st->tag = tk;
+		st->name_hash = nh;
+		st->first_seq = r->seq;
+		st->l.last_time = (double)NAN;
+		rtab_key_insert(r, st);
+	}
+	rtab_id_insert(r, st);
+	rtab_live_add(r, st);
+	return st;
+}
+
 int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 			  uint64_t nh, const char *tag, const char *name,
 			  double ns_per_run, double runs,
 			  struct prog_regression *out)
 {
-	struct rstate *st = live_find(r, id);
+	bool valid = isfinite(ns_per_run) && ns_per_run >= 0.0 &&
+		     runs >= r->p.min_runs;
+	struct rlive *lv = live_find(r, id);
+	struct rstate *st;
 
 	/* Ids are not reused soon, but they can be: then it is another program. */
+	if (lv && (lv->tag != tk || lv->name_hash != nh)) {
+		forget(r, lv->st);
+		lv->dead = true;
+		r->ndead++;
+		lv = NULL;
+	}
+	if (lv) {
+		/* The steady state: a program that did not run changes nothing. */
+		if (lv->seen != r->seq) {
+			lv->seen = r->seq;
+			r->nseen++;
+		}
+		st = lv->st;
+		/* find_young() looks at when the young ones were last seen. */
+		if (lv->first_seq + 2 >= r->seq)
+			st->last_seq = r->seq;
+		if (valid) {
+			feed(r, st, id, tag, name, ns_per_run);
+			lv->stale = true;
+		}
+		if (lv->stale) {
+			report(r, st, &lv->rep);
+			lv->stale = false;
+		}
+		*out = lv->rep;
+		return 0;
+	}
+	/* Not live: added in this refresh already, or to add now. */
+	st = rtab_id_find(r, id);
 	if (st && (st->tag != tk || st->name_hash != nh)) {
 		forget(r, st);
 		st = NULL;
 	}
+	if (!st)
+		st = add(r, id, tk, nh);
 	if (!st) {
-		if (rtab_reserve(r)) {
-			report_none(out);
-			return -ENOMEM;
-		}
-		st = rtab_find_gone(r, tk, nh);
-		if (st) {
-			/* A reload: the same program under a new id. */
-			struct regress_event *e = event_get(r, st->l.event);
-
-			rtab_gone_remove(r, st);
-			st->gone = false;
-			st->adopted = true;
-			st->id = id;
-			if (e) {
-				e->id = id;
-				if (st->l.active) {
-					e->end = (double)NAN;
-					e->gone = false;
-				}
-			}
-		} else {
-			st = calloc(1, sizeof(*st));
-			if (!st) {
-				report_none(out);
-				return -ENOMEM;
-			}
-			st->id = id;
-			st->tag = tk;
-			st->name_hash = nh;
-			st->first_seq = r->seq;
-			st->l.last_time = (double)NAN;
-			rtab_key_insert(r, st);
-		}
-		st->rep_stale = true;
-		rtab_id_insert(r, st);
-		rtab_live_add(r, st);
+		report_none(out);
+		return -ENOMEM;
 	}
 	st->last_seq = r->seq;
-	if (isfinite(ns_per_run) && ns_per_run >= 0.0 && runs >= r->p.min_runs) {
+	if (valid)
 		feed(r, st, id, tag, name, ns_per_run);
-		st->rep_stale = true;
-	}
-	/* A program that did not run (most do not) changed nothing. */
-	if (st->rep_stale) {
-		report(r, st, &st->rep);
-		st->rep_stale = false;
-	}
-	*out = st->rep;
+	report(r, st, out);
 	return 0;
 }
 
 void regress__end(struct regress *r)
 {
-	size_t w = 0;
+	size_t w = 0, retaken = 0;
 
-	rtab_live_merge(r);
-	for (size_t i = 0; i < r->nlive; i++) {
-		struct rstate *st = r->live[i], *young;
+	/* The steady state: the same programs as at the last refresh. */
+	if (r->nadded || r->ndead || r->nseen != r->nlive) {
+		rtab_live_merge(r);
+		for (size_t i = 0; i < r->nlive; i++) {
+			struct rlive *lv = &r->live[i];
+			struct rstate *st = lv->st, *young;
 
-		if (st->dead) {
-			free(st);
-			continue;
+			if (lv->dead) {
+				free(st);
+				continue;
+			}
+			if (lv->seen == r->seq) {
+				if (w != i)
+					r->live[w] = *lv;
+				w++;
+				continue;
+			}
+			/* Gone since the last refresh. */
+			st->last_seq = lv->seen;
+			young = find_young(r, st);
+			if (young) {
+				take_over(r, young, st);
+				retaken++;
+				st->l.event = 0;	/* the young one carries it on */
+				forget(r, st);
+				free(st);
+				continue;
+			}
+			rtab_id_remove(r, st);
+			st->gone = true;
+			rtab_gone_append(r, st);
+			event_close_gone(r, st);
 		}
-		if (st->last_seq == r->seq) {
-			r->live[w] = st;
-			r->live_ids[w++] = st->id;
-			continue;
-		}
-		/* Gone since the last refresh. */
-		young = find_young(r, st);
-		if (young) {
-			take_over(r, young, st);
-			st->l.event = 0;	/* the young one carries it on */
-			forget(r, st);
-			free(st);
-			continue;
-		}
-		rtab_id_remove(r, st);
-		st->gone = true;
-		rtab_gone_append(r, st);
-		event_close_gone(r, st);
+		r->nlive = w;
 	}
-	r->nlive = w;
+	/* What a young program took over is reported from the next refresh. */
+	for (size_t i = 0; retaken && i < r->nlive; i++) {
+		if (r->live[i].st->retaken) {
+			r->live[i].st->retaken = false;
+			r->live[i].stale = true;
+			retaken--;
+		}
+	}
 	while (r->gone_head && (r->ngone > GONE_MAX ||
 				r->seq - r->gone_head->last_seq > r->p.keep_gone))
 		forget(r, r->gone_head);

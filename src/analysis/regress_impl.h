@@ -33,31 +33,43 @@ struct rlearn {
 	unsigned long event;		/* serial of its event, 0: none */
 };
 
-/*
- * What the detector keeps per program: about 360 bytes with malloc's. The
- * fields a refresh reads for every program (identity, last_seq and the
- * verdict as of the last change) come first, together.
- */
+/* What the detector keeps per program: about 300 bytes with malloc's. */
 struct rstate {
 	uint32_t id;
 	bool gone;
 	bool adopted;			/* took over a reloaded program */
 	bool dead;			/* forgotten, freed at regress__end() */
-	bool rep_stale;			/* rep is not what l says */
+	bool retaken;			/* took over at regress__end(): report again */
 	uint64_t tag;			/* the tag's 8 bytes */
 	uint64_t name_hash;
-	unsigned long last_seq;		/* refresh it was last seen at */
 	/*
-	 * report() of l: it changes only with l (fed, taken over, created),
-	 * so a program that did not run costs no recomputation.
+	 * Refresh it was last seen at: kept up to date while it is gone,
+	 * young (see find_young()) or new; for the others, struct rlive
+	 * says, and gives it here when they go.
 	 */
-	struct prog_regression rep;
+	unsigned long last_seq;
+	unsigned long first_seq;	/* refresh it appeared at */
 	struct rstate *id_next;		/* id hash chain (live only) */
 	struct rstate *key_next;	/* identity hash chain */
 	struct rstate *gone_prev;	/* the gone list, oldest first */
 	struct rstate *gone_next;
-	unsigned long first_seq;	/* refresh it appeared at */
 	struct rlearn l;
+};
+
+/*
+ * A program present at the end of the last refresh: what a refresh needs
+ * of it side by side, in an array in id order, so that a program that
+ * did not run costs a step along that array and no look at its state.
+ */
+struct rlive {
+	uint32_t id;
+	bool stale;			/* rep is not what st->l says */
+	bool dead;			/* st forgotten (freed at regress__end()) */
+	uint64_t tag, name_hash;	/* st's */
+	unsigned long seen;		/* refresh it was last seen at */
+	unsigned long first_seq;	/* st's */
+	struct rstate *st;
+	struct prog_regression rep;	/* report() of st as of its last change */
 };
 
 struct regress {
@@ -66,15 +78,15 @@ struct regress {
 	double now;
 	/*
 	 * Every program present at the end of the last refresh, ascending
-	 * id, and their ids alongside: callers that go in id order (the
-	 * program table does) are found by a cursor walking live_ids, with
-	 * no hash lookup. Programs that appear during a refresh wait in
-	 * added until regress__end() merges them in.
+	 * id: callers that go in id order (the program table does) are
+	 * found by a cursor, with no hash lookup. Programs that appear
+	 * during a refresh wait in added until regress__end() merges them.
 	 */
-	struct rstate **live;
-	uint32_t *live_ids;
+	struct rlive *live;
 	size_t nlive, live_cap;
 	size_t cursor;			/* where the last lookup ended */
+	size_t nseen;			/* live entries seen this refresh */
+	size_t ndead;			/* live entries forgotten this refresh */
 	struct rstate **added;		/* new this refresh, in call order */
 	size_t nadded, added_cap;
 	struct rstate **by_id;		/* hash buckets, live programs */

@@ -145,13 +145,21 @@ void rtab_live_merge(struct regress *r)
 	while (j > 0) {
 		struct rstate *st;
 
-		if (i > 0 && r->live_ids[i - 1] > r->added[j - 1]->id) {
-			st = r->live[--i];
-		} else {
-			st = r->added[--j];
+		if (i > 0 && r->live[i - 1].id > r->added[j - 1]->id) {
+			r->live[--k] = r->live[--i];
+			continue;
 		}
-		r->live[--k] = st;
-		r->live_ids[k] = st->id;
+		st = r->added[--j];
+		r->live[--k] = (struct rlive){
+			.id = st->id,
+			.stale = true,
+			.dead = st->dead,
+			.tag = st->tag,
+			.name_hash = st->name_hash,
+			.seen = st->last_seq,
+			.first_seq = st->first_seq,
+			.st = st,
+		};
 	}
 	r->nlive += r->nadded;
 	r->nadded = 0;
@@ -187,20 +195,8 @@ int rtab_reserve(struct regress *r)
 {
 	size_t need = r->nlive + r->nadded + 1;
 
-	if (need > r->live_cap) {
-		size_t cap = need < 64 ? 64 : need + need / 2;
-		struct rstate **l = realloc(r->live, cap * sizeof(*l));
-		uint32_t *ids;
-
-		if (!l)
-			return -ENOMEM;
-		r->live = l;
-		ids = realloc(r->live_ids, cap * sizeof(*ids));
-		if (!ids)
-			return -ENOMEM;
-		r->live_ids = ids;
-		r->live_cap = cap;
-	}
+	if (ARRAY_GROW(r->live, r->live_cap, need, 64))
+		return -ENOMEM;
 	if (ARRAY_GROW(r->added, r->added_cap, r->nadded + 1, 64))
 		return -ENOMEM;
 	if (r->nids + 1 > r->id_buckets && rehash(r, false))
