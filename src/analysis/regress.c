@@ -51,36 +51,36 @@ static double median_of(double *v, size_t n)
 static void baseline_update(struct rstate *st)
 {
 	double tmp[REGRESS_HIST];
-	size_t n = st->l.nhist;
+	size_t n = st->l->nhist;
 
-	memcpy(tmp, st->l.hist, n * sizeof(tmp[0]));
-	st->l.baseline = median_of(tmp, n);
+	memcpy(tmp, st->l->hist, n * sizeof(tmp[0]));
+	st->l->baseline = median_of(tmp, n);
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(st->l.hist[i] - st->l.baseline);
-	st->l.spread = MAD_TO_SIGMA * median_of(tmp, n);
+		tmp[i] = fabs(st->l->hist[i] - st->l->baseline);
+	st->l->spread = MAD_TO_SIGMA * median_of(tmp, n);
 }
 
 static void hist_push(struct rstate *st, double x)
 {
-	st->l.hist[st->l.hpos] = x;
-	st->l.hpos = (unsigned char)((st->l.hpos + 1) % REGRESS_HIST);
-	if (st->l.nhist < REGRESS_HIST)
-		st->l.nhist++;
+	st->l->hist[st->l->hpos] = x;
+	st->l->hpos = (unsigned char)((st->l->hpos + 1) % REGRESS_HIST);
+	if (st->l->nhist < REGRESS_HIST)
+		st->l->nhist++;
 	baseline_update(st);
 }
 
 static void recent_push(struct rstate *st, double x)
 {
-	st->l.recent[st->l.rpos] = x;
-	st->l.rpos = (unsigned char)((st->l.rpos + 1) % REGRESS_RECENT);
-	if (st->l.nrecent < REGRESS_RECENT)
-		st->l.nrecent++;
+	st->l->recent[st->l->rpos] = x;
+	st->l->rpos = (unsigned char)((st->l->rpos + 1) % REGRESS_RECENT);
+	if (st->l->nrecent < REGRESS_RECENT)
+		st->l->nrecent++;
 }
 
 /* The @k-th latest valid sample (0: the latest); @k < nrecent. */
 static double recent_last(const struct rstate *st, unsigned int k)
 {
-	return st->l.recent[(st->l.rpos + 2 * REGRESS_RECENT - 1 - k) %
+	return st->l->recent[(st->l->rpos + 2 * REGRESS_RECENT - 1 - k) %
 			    REGRESS_RECENT];
 }
 
@@ -88,7 +88,7 @@ static double recent_last(const struct rstate *st, unsigned int k)
 static double current_of(const struct rstate *st, unsigned int window)
 {
 	double tmp[REGRESS_RECENT];
-	unsigned int n = st->l.nrecent;
+	unsigned int n = st->l->nrecent;
 
 	if (window < n)
 		n = window;
@@ -101,14 +101,14 @@ static double current_of(const struct rstate *st, unsigned int window)
 
 static bool learnt(const struct regress *r, const struct rstate *st)
 {
-	return st->l.nhist >= r->p.warmup && st->l.baseline > 0.0;
+	return st->l && st->l->nhist >= r->p.warmup && st->l->baseline > 0.0;
 }
 
 /* Above baseline by the threshold and by the noise band, whichever is more. */
 static double band_of(const struct regress *r, const struct rstate *st)
 {
-	return fmax(st->l.baseline * r->p.threshold_pct / 100.0,
-		    r->p.noise_k * st->l.spread);
+	return fmax(st->l->baseline * r->p.threshold_pct / 100.0,
+		    r->p.noise_k * st->l->spread);
 }
 
 /*
@@ -122,9 +122,9 @@ static double band_of(const struct regress *r, const struct rstate *st)
  */
 static double clear_limit(const struct rstate *st, double band)
 {
-	if (st->l.peak - st->l.baseline > CLEAR_BIG_STEP * band)
-		return st->l.baseline + band;
-	return st->l.baseline + band * CLEAR_FRACTION;
+	if (st->l->peak - st->l->baseline > CLEAR_BIG_STEP * band)
+		return st->l->baseline + band;
+	return st->l->baseline + band * CLEAR_FRACTION;
 }
 
 /* ---- the event log --------------------------------------------------------- */
@@ -151,21 +151,21 @@ static void event_open(struct regress *r, struct rstate *st, uint32_t id,
 	e->id = id;
 	strncpy(e->name, name ? name : "", sizeof(e->name) - 1);
 	strncpy(e->tag, tag ? tag : "", sizeof(e->tag) - 1);
-	e->baseline_ns = st->l.baseline;
+	e->baseline_ns = st->l->baseline;
 	e->peak_ns = cur;
-	e->peak_pct = (cur / st->l.baseline - 1.0) * 100.0;
-	e->start = st->l.since;
+	e->peak_pct = (cur / st->l->baseline - 1.0) * 100.0;
+	e->start = st->l->since;
 	e->end = (double)NAN;
-	st->l.event = serial;
+	st->l->event = serial;
 }
 
 /* The program went away while flagged: its regression ends there. */
 static void event_close_gone(struct regress *r, struct rstate *st)
 {
-	struct regress_event *e = event_get(r, st->l.event);
+	struct regress_event *e = st->l ? event_get(r, st->l->event) : NULL;
 
 	if (e && isnan(e->end)) {
-		e->end = st->l.last_time;
+		e->end = st->l->last_time;
 		e->gone = true;
 	}
 }
@@ -179,44 +179,44 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	double band, cur;
 
 	recent_push(st, x);
-	st->l.last_time = r->now;
+	st->l->last_time = r->now;
 	if (!learnt(r, st)) {
 		hist_push(st, x);
 		return;
 	}
 	band = band_of(r, st);
-	if (!st->l.active) {
-		if (x > st->l.baseline + band) {
-			if (!st->l.over)
-				st->l.pend_since = r->now;
-			if (st->l.over < p->window)
-				st->l.over++;
-			if (st->l.over < p->window)
+	if (!st->l->active) {
+		if (x > st->l->baseline + band) {
+			if (!st->l->over)
+				st->l->pend_since = r->now;
+			if (st->l->over < p->window)
+				st->l->over++;
+			if (st->l->over < p->window)
 				return;
-			st->l.active = true;
-			st->l.under = 0;
-			st->l.since = st->l.pend_since;
-			st->l.peak = current_of(st, p->window);
-			event_open(r, st, id, tag, name, st->l.peak);
+			st->l->active = true;
+			st->l->under = 0;
+			st->l->since = st->l->pend_since;
+			st->l->peak = current_of(st, p->window);
+			event_open(r, st, id, tag, name, st->l->peak);
 			return;
 		}
 		/*
 		 * The run above the limit broke: it was the program's own
 		 * noise, which the baseline and its spread should know.
 		 */
-		for (unsigned int k = st->l.over < st->l.nrecent ?
-					      st->l.over : st->l.nrecent - 1u;
+		for (unsigned int k = st->l->over < st->l->nrecent ?
+					      st->l->over : st->l->nrecent - 1u;
 		     k >= 1; k--)
 			hist_push(st, recent_last(st, k));
-		st->l.over = 0;
+		st->l->over = 0;
 		hist_push(st, x);
 		return;
 	}
 	cur = current_of(st, p->window);
-	if (cur > st->l.peak) {
-		struct regress_event *e = event_get(r, st->l.event);
+	if (cur > st->l->peak) {
+		struct regress_event *e = event_get(r, st->l->event);
 
-		st->l.peak = cur;
+		st->l->peak = cur;
 		if (e && cur > e->peak_ns) {
 			e->peak_ns = cur;
 			e->peak_pct = (cur / e->baseline_ns - 1.0) * 100.0;
@@ -229,28 +229,50 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	 * clear.
 	 */
 	if (cur > clear_limit(st, band)) {
-		st->l.under = 0;
+		st->l->under = 0;
 		return;
 	}
-	if (!st->l.under)
-		st->l.clear_since = r->now;
-	if (++st->l.under < p->window)
+	if (!st->l->under)
+		st->l->clear_since = r->now;
+	if (++st->l->under < p->window)
 		return;
 	/* Recovered: the recovering samples are normal ones again. */
 	{
-		struct regress_event *e = event_get(r, st->l.event);
-		unsigned int n = st->l.under < st->l.nrecent ? st->l.under :
-							     st->l.nrecent;
+		struct regress_event *e = event_get(r, st->l->event);
+		unsigned int n = st->l->under < st->l->nrecent ? st->l->under :
+							     st->l->nrecent;
 
 		if (e && isnan(e->end))
-			e->end = st->l.clear_since;
-		st->l.active = false;
-		st->l.event = 0;
-		st->l.over = 0;
-		st->l.under = 0;
+			e->end = st->l->clear_since;
+		st->l->active = false;
+		st->l->event = 0;
+		st->l->over = 0;
+		st->l->under = 0;
 		for (unsigned int k = n; k >= 1; k--)
 			hist_push(st, recent_last(st, k - 1));
 	}
+}
+
+static void report_none(struct prog_regression *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
+	out->limit_ns = out->clear_ns = out->since = (double)NAN;
+}
+
+/*
+ * What a program learns, made when it first has a value: most programs
+ * on a machine never run while ebpftop watches. 0 or -ENOMEM.
+ */
+static int learn_alloc(struct rstate *st)
+{
+	if (st->l)
+		return 0;
+	st->l = calloc(1, sizeof(*st->l));
+	if (!st->l)
+		return -ENOMEM;
+	st->l->last_time = (double)NAN;
+	return 0;
 }
 
 static void report(const struct regress *r, const struct rstate *st,
@@ -258,16 +280,21 @@ static void report(const struct regress *r, const struct rstate *st,
 {
 	bool ok = learnt(r, st);
 
-	out->active = st->l.active;
-	out->baseline_ns = ok ? st->l.baseline : (double)NAN;
+	/* Never fed: what a zeroed rlearn would say. */
+	if (!st->l) {
+		report_none(out);
+		return;
+	}
+	out->active = st->l->active;
+	out->baseline_ns = ok ? st->l->baseline : (double)NAN;
 	out->current_ns = current_of(st, r->p.window);
 	out->change_pct = ok && !isnan(out->current_ns) ?
-				  (out->current_ns / st->l.baseline - 1.0) * 100.0 :
+				  (out->current_ns / st->l->baseline - 1.0) * 100.0 :
 				  (double)NAN;
-	out->limit_ns = ok ? st->l.baseline + band_of(r, st) : (double)NAN;
-	out->clear_ns = ok && st->l.active ? clear_limit(st, band_of(r, st)) :
+	out->limit_ns = ok ? st->l->baseline + band_of(r, st) : (double)NAN;
+	out->clear_ns = ok && st->l->active ? clear_limit(st, band_of(r, st)) :
 					     (double)NAN;
-	out->since = st->l.active ? st->l.since : (double)NAN;
+	out->since = st->l->active ? st->l->since : (double)NAN;
 }
 
 /*
@@ -278,6 +305,8 @@ static void forget(struct regress *r, struct rstate *st)
 {
 	event_close_gone(r, st);
 	rtab_key_remove(r, st);
+	free(st->l);
+	st->l = NULL;
 	if (st->gone) {
 		rtab_gone_remove(r, st);
 		free(st);
@@ -306,16 +335,18 @@ static struct rstate *find_young(struct regress *r, const struct rstate *old)
 	return NULL;
 }
 
-/* @to (a new id) takes over what @from learnt. */
+/* @to (a new id) takes over what @from learnt, and @from keeps nothing. */
 static void take_over(struct regress *r, struct rstate *to,
-		      const struct rstate *from)
+		      struct rstate *from)
 {
 	struct regress_event *e;
 
 	to->adopted = true;
+	free(to->l);
 	to->l = from->l;
+	from->l = NULL;
 	to->retaken = true;
-	e = event_get(r, to->l.event);
+	e = to->l ? event_get(r, to->l->event) : NULL;
 	if (e)
 		e->id = to->id;
 }
@@ -357,12 +388,18 @@ void regress__free(struct regress *r)
 
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nlive; i++)
+	for (size_t i = 0; i < r->nlive; i++) {
+		if (!r->live[i].dead)
+			free(r->live[i].st->l);
 		free(r->live[i].st);
-	for (size_t i = 0; i < r->nadded; i++)
+	}
+	for (size_t i = 0; i < r->nadded; i++) {
+		free(r->added[i]->l);
 		free(r->added[i]);
+	}
 	for (st = r->gone_head; st; st = next) {
 		next = st->gone_next;
+		free(st->l);
 		free(st);
 	}
 	free(r->live);
@@ -424,13 +461,6 @@ static struct rlive *live_find(struct regress *r, uint32_t id)
 	return NULL;
 }
 
-static void report_none(struct prog_regression *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
-	out->limit_ns = out->clear_ns = out->since = (double)NAN;
-}
-
 /* A program not in the live array: new, or back under a new id. */
 static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
 			  uint64_t nh)
@@ -442,7 +472,7 @@ static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
 	st = rtab_find_gone(r, tk, nh);
 	if (st) {
 		/* A reload: the same program under a new id. */
-		struct regress_event *e = event_get(r, st->l.event);
+		struct regress_event *e = st->l ? event_get(r, st->l->event) : NULL;
 
 		rtab_gone_remove(r, st);
 		st->gone = false;
@@ -450,7 +480,7 @@ static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
 		st->id = id;
 		if (e) {
 			e->id = id;
-			if (st->l.active) {
+			if (st->l && st->l->active) {
 				e->end = (double)NAN;
 				e->gone = false;
 			}
@@ -463,7 +493,6 @@ static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
 		st->tag = tk;
 		st->name_hash = nh;
 		st->first_seq = r->seq;
-		st->l.last_time = (double)NAN;
 		rtab_key_insert(r, st);
 	}
 	rtab_id_insert(r, st);
@@ -498,6 +527,10 @@ int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 		/* find_young() looks at when the young ones were last seen. */
 		if (lv->first_seq + 2 >= r->seq)
 			st->last_seq = r->seq;
+		if (valid && learn_alloc(st)) {
+			report_none(out);
+			return -ENOMEM;
+		}
 		if (valid) {
 			feed(r, st, id, tag, name, ns_per_run);
 			lv->stale = true;
@@ -522,6 +555,10 @@ int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 		return -ENOMEM;
 	}
 	st->last_seq = r->seq;
+	if (valid && learn_alloc(st)) {
+		report_none(out);
+		return -ENOMEM;
+	}
 	if (valid)
 		feed(r, st, id, tag, name, ns_per_run);
 	report(r, st, out);
@@ -553,9 +590,9 @@ void regress__end(struct regress *r)
 			st->last_seq = lv->seen;
 			young = find_young(r, st);
 			if (young) {
+				/* The young one carries its event on. */
 				take_over(r, young, st);
 				retaken++;
-				st->l.event = 0;	/* the young one carries it on */
 				forget(r, st);
 				free(st);
 				continue;

@@ -81,7 +81,14 @@ int prog_sample_read(int fd, const struct prog_sample *old,
 		     struct prog_sample *s);
 
 /* The previous sample, as far as rates need it: id and counters. */
-void prog_keep_counters(const struct prog_sample *cur, struct counters *prev);
+static inline void prog_keep_counters(const struct prog_sample *cur,
+				      struct counters *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}
 
 /*
  * PROG_ENUM_STATS: one iterator read, info only for programs new here
