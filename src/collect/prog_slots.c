@@ -87,11 +87,3 @@ int prog_sample_read(int fd, const struct prog_sample *old,
 	}
 	return 0;
 }
-
-void prog_keep_counters(const struct prog_sample *cur, struct counters *prev)
-{
-	prev->id = cur->id;
-	prev->run_cnt = cur->run_cnt;
-	prev->run_time_ns = cur->run_time_ns;
-	prev->recursion_misses = cur->recursion_misses;
-}

@@ -25,17 +25,19 @@ struct counters {
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
 
-/* One program between refreshes. */
+/*
+ * One program between refreshes. A steady refresh reads and writes prev
+ * and the start of cur (id, tag_key, counters): they are adjacent.
+ */
 struct slot {
-	struct prog_sample cur;
 	struct counters prev;
+	struct prog_sample cur;
 	int fd;				/* -1 when not held */
-	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	bool counted;			/* refcnt includes our fd */
+	bool released;			/* let go once: never held again */
+	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	int64_t other_fds;		/* other instances' fds, this scan */
 	int64_t prev_other_fds;		/* the same, previous scan */
-	bool released;			/* let go once: never held again */
-	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
 };
 
 struct prog_table {
@@ -58,6 +60,7 @@ struct prog_table {
 	size_t nids, ids_cap;
 
 	uint64_t time_ns, prev_time_ns;
+	bool same;			/* prog_table__same() */
 	struct prog_sample prev_view;	/* what prog_table__prev() returns */
 	size_t fd_budget;		/* how many fds the table may hold */
 };
@@ -78,7 +81,14 @@ int prog_sample_read(int fd, const struct prog_sample *old,
 		     struct prog_sample *s);
 
 /* The previous sample, as far as rates need it: id and counters. */
-void prog_keep_counters(const struct prog_sample *cur, struct counters *prev);
+static inline void prog_keep_counters(const struct prog_sample *cur,
+				      struct counters *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}
 
 /*
  * PROG_ENUM_STATS: one iterator read, info only for programs new here

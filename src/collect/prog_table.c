@@ -410,6 +410,7 @@ drop:
 		if (t->slots[old].fd >= 0)
 			close(t->slots[old].fd);
 	}
+	t->same = false;	/* not worth finding out here */
 	tmp = t->slots;
 	t->slots = t->scratch;
 	t->scratch = tmp;
@@ -443,6 +444,11 @@ const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i)
 	t->prev_view.run_time_ns = c->run_time_ns;
 	t->prev_view.recursion_misses = c->recursion_misses;
 	return &t->prev_view;
+}
+
+bool prog_table__same(const struct prog_table *t)
+{
+	return t->same;
 }
 
 uint64_t prog_table__time_ns(const struct prog_table *t)

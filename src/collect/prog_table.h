@@ -44,6 +44,13 @@ const struct prog_sample *prog_table__sample(const struct prog_table *t,
  * and counters only, valid until the next call.
  */
 const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i);
+/*
+ * Whether the latest refresh found the very programs of the one before, in
+ * the same order (sample i is the same program as at the previous
+ * refresh). False after the first refresh, and whenever the table cannot
+ * tell cheaply.
+ */
+bool prog_table__same(const struct prog_table *t);
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);

@@ -17,6 +17,7 @@
 #include <linux/btf.h>
 
 #include "util/bpf_prog.h"
+#include "util/grow.h"
 #include "util/quiet.h"
 
 #define PAGE_SZ 4096u
@@ -36,6 +37,7 @@ void insights__free(struct insights *in)
 		free(in->progs[i]);
 	}
 	free(in->progs);
+	free(in->ids);
 	free(in->spare);
 	free(in->rc);
 	free(in->nrc);
@@ -383,13 +385,9 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 
 	insights_syms_base(in);
 	/* The steady state: the same programs as last time. */
-	if (n == in->nr) {
-		while (i < n && in->progs[i]->id == ids[i])
-			i++;
-		if (i == n)
-			return 0;
-		i = 0;
-	}
+	if (n == in->nr && in->nids == n &&
+	    (!n || !memcmp(in->ids, ids, n * sizeof(*ids))))
+		return 0;
 	if (sync_grow(in, n))
 		return -ENOMEM;
 	next = in->spare;
@@ -433,6 +431,14 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	in->spare_cap = in->cap;
 	in->cap = i;
 	in->nr = k;
+	in->nids = 0;
+	if (!ARRAY_GROW(in->ids, in->ids_cap, k, 256)) {
+		for (size_t p = 0; p < k; p++)
+			in->ids[p] = next[p]->id;
+		in->nids = k;
+	} else {
+		err = -ENOMEM;
+	}
 	if (fresh) {
 		insights_syms_name_all(in);
 		for (size_t p = 0; p < k; p++) {
@@ -468,7 +474,7 @@ const struct prog_insights *insights__find(const struct insights *in,
 const struct prog_insights *insights__at(const struct insights *in, size_t i,
 					 uint32_t id)
 {
-	if (in && i < in->nr && in->progs[i]->id == id)
+	if (in && i < in->nids && in->ids[i] == id)
 		return in->progs[i];
 	return insights__find(in, id);
 }

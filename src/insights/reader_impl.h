@@ -29,6 +29,12 @@ struct raw_call {
 struct insights {
 	struct prog_insights **progs;	/* ascending id */
 	size_t nr, cap;
+	/*
+	 * Their ids alongside, the first nids of them (all, unless memory
+	 * ran out): a steady refresh compares these, not the programs.
+	 */
+	uint32_t *ids;
+	size_t nids, ids_cap;
 	/* Call targets seen so far, ascending address. */
 	struct ksym *syms;
 	size_t nr_syms, cap_syms;
