@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "insights/reader.h"
+#include "util/prog_info.h"
 
 /* A call target's kernel address and the name shown for it. */
 struct ksym {
@@ -19,11 +20,22 @@ struct ksym {
 	const char *name;	/* interned; NULL until looked up */
 };
 
-/* One call site kind of a program while it is being read. */
+/*
+ * One call site kind of a program while it is being read: a target
+ * __bpf_call_base + @imm until resolved, then its address @addr.
+ */
 struct raw_call {
 	uint64_t addr;
+	int32_t imm;
 	uint32_t calls;
 	uint8_t kind;
+};
+
+/* A program read by insights__add(), until the next sync takes it. */
+struct pending_prog {
+	struct prog_insights *p;
+	struct raw_call *rc;
+	uint32_t nrc;
 };
 
 struct insights {
@@ -48,10 +60,12 @@ struct insights {
 	uint32_t *nrc;
 	size_t rc_cap;
 	/* read_prog()'s buffers, grown as needed and kept for the next. */
-	void *scratch[6];
-	size_t scratch_len[6];
-	/* Per program call targets until the batch's names are resolved. */
-	struct raw_call **pending;	/* parallel to the new programs */
+	struct prog_info_full full;
+	void *scratch[1];
+	size_t scratch_len[1];
+	/* Programs added since the last sync, in the order added. */
+	struct pending_prog *incoming;
+	size_t nr_incoming, cap_incoming;
 };
 
 /* Look up __bpf_call_base in /proc/kallsyms, the first time only. */
