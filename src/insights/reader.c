@@ -509,6 +509,12 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 		j++;
 	}
 	drop_incoming(in, q);
+	/* Many at once happens at start-up: their array is not kept for later. */
+	if (in->cap_incoming > 256) {
+		free(in->incoming);
+		in->incoming = NULL;
+		in->cap_incoming = 0;
+	}
 	for (; i < in->nr; i++) {
 		prog_insights_clear(in->progs[i]);
 		free(in->progs[i]);
