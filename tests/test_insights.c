@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "insights/reader.h"
+#include "insights/reader_impl.h"
 #include "testutil.h"
 #include "util/prog_info.h"
 
@@ -499,6 +500,56 @@ static void test_added(void **state)
 	insights__free(added);
 }
 
+/*
+ * Call targets are named by the kernel's symbol lookup, through a BPF
+ * program (EBPFTOP_NO_KSYM_PROG=1: by reading /proc/kallsyms instead):
+ * both name every call of every program alike, and on this kernel the
+ * program path is the one taken.
+ */
+static void test_names(void **state)
+{
+	static const char *const names[] = { "isa_mix", "isa_div", "isa_calls" };
+	struct insights *fast = insights__new(), *scan;
+	uint32_t ids[3 * NLEVELS];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(setenv("EBPFTOP_NO_KSYM_PROG", "1", 1), 0);
+	scan = insights__new();
+	assert_int_equal(unsetenv("EBPFTOP_NO_KSYM_PROG"), 0);
+	assert_non_null(fast);
+	assert_non_null(scan);
+	assert_false(fast->kallsyms_only);
+	assert_true(scan->kallsyms_only);
+	for (int l = 1; l <= NLEVELS; l++) {
+		if (!objs[l])
+			continue;
+		for (int k = 0; k < 3; k++)
+			ids[n++] = prog_id(prog(l, names[k]));
+	}
+	assert_int_equal(insights__sync(fast, ids, n), 0);
+	assert_int_equal(insights__sync(scan, ids, n), 0);
+	assert_false(fast->kallsyms_only);
+	assert_true(fast->call_base != 0);
+	assert_int_equal(fast->call_base, scan->call_base);
+	for (size_t i = 0; i < n; i++) {
+		const struct prog_insights *a = insights__find(fast, ids[i]);
+		const struct prog_insights *b = insights__find(scan, ids[i]);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->err, 0);
+		assert_same(a, b);
+		for (uint32_t c = 0; c < a->nr_calls; c++)
+			if (!strncmp(a->calls[c].name, "0x", 2) ||
+			    !strcmp(a->calls[c].name, "?"))
+				fail_msg("program %u: call target %s not named",
+					 ids[i], a->calls[c].name);
+	}
+	insights__free(fast);
+	insights__free(scan);
+}
+
 /* Programs that go away are dropped; sync keeps the rest. */
 static void test_sync(void **state)
 {
@@ -526,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_json_record),
 		cmocka_unit_test(test_added),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sync),
 	};
 	char path[512];

@@ -25,7 +25,12 @@
 
 struct insights *insights__new(void)
 {
-	return calloc(1, sizeof(struct insights));
+	struct insights *in = calloc(1, sizeof(struct insights));
+	const char *v = getenv("EBPFTOP_NO_KSYM_PROG");
+
+	if (in)
+		in->kallsyms_only = v && *v && strcmp(v, "0");
+	return in;
 }
 
 static void pending_free(struct pending_prog *q)
@@ -60,6 +65,7 @@ void insights__free(struct insights *in)
 	for (size_t i = 0; i < sizeof(in->scratch) / sizeof(in->scratch[0]); i++)
 		free(in->scratch[i]);
 	prog_info_full_free(&in->full);
+	insights_syms_free(in);
 	drop_incoming(in, 0);
 	free(in->incoming);
 	free(in->syms);

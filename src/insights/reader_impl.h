@@ -53,6 +53,13 @@ struct insights {
 	bool helpers_read;
 	uint64_t call_base;		/* address of __bpf_call_base; 0 unknown */
 	bool base_read;
+	/*
+	 * The BPF program that names addresses (ksym_names.bpf.c), loaded
+	 * for one sync; kallsyms_only once it failed to load, or when
+	 * told so (EBPFTOP_NO_KSYM_PROG): then /proc/kallsyms is read.
+	 */
+	struct ksym_names_bpf *namer;
+	bool kallsyms_only;
 	/* insights__sync()'s arrays, grown as needed and kept. */
 	struct prog_insights **spare;	/* the next progs array */
 	size_t spare_cap;
@@ -68,14 +75,22 @@ struct insights {
 	size_t nr_incoming, cap_incoming;
 };
 
-/* Look up __bpf_call_base in /proc/kallsyms, the first time only. */
+struct ksym_names_bpf;
+
+/* Look up __bpf_call_base, the first time only. */
 void insights_syms_base(struct insights *in);
 
 /* A call target to name: 0 or -ENOMEM. */
 int insights_syms_add(struct insights *in, uint64_t addr);
 
-/* Name every call target added so far (helper names first, once). */
+/*
+ * Name every call target added so far (helper names first, once), then
+ * let go of what naming them needed.
+ */
 void insights_syms_name_all(struct insights *in);
+
+/* Let go of the naming program (insights__free()). */
+void insights_syms_free(struct insights *in);
 
 /* The interned display name of a call site; NULL on ENOMEM. */
 const char *insights_call_name(struct insights *in, const struct raw_call *rc);
