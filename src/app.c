@@ -109,6 +109,12 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
+/* Without room for them now, the next sync reads them itself. */
+static void app_on_new_prog(void *ctx, struct prog_info_full *f)
+{
+	(void)insights__add(ctx, f);
+}
+
 static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		    size_t msglen)
 {
@@ -149,6 +155,13 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		a->stats = NULL;
 		return err;
 	}
+	/*
+	 * Insights of a new program come from the info the table reads of
+	 * it: each program is opened and read once.
+	 */
+	a->insights = insights__new();
+	if (a->insights)
+		prog_table__on_new(a->table, app_on_new_prog, a->insights);
 	if (o->demo) {
 		struct demo_params dp = {
 			.pps = o->demo_pps,
@@ -157,6 +170,8 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 
 		err = demo__new(&a->demo, &dp, msg, msglen);
 		if (err) {
+			insights__free(a->insights);
+			a->insights = NULL;
 			prog_table__free(a->table);
 			stats_ctl__free(a->stats);
 			a->table = NULL;

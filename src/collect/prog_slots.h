@@ -16,6 +16,7 @@
 struct bpf_link;
 struct pid_scan;
 struct prog_iter_bpf;
+struct prog_info_full;
 struct prog_iter_entry;
 struct prog_stats_iter;
 
@@ -63,6 +64,11 @@ struct prog_table {
 	bool same;			/* prog_table__same() */
 	struct prog_sample prev_view;	/* what prog_table__prev() returns */
 	size_t fd_budget;		/* how many fds the table may hold */
+
+	/* With a hook, new programs are read whole and shown to it. */
+	prog_table_new_fn *on_new;
+	void *on_new_ctx;
+	struct prog_info_full *full;	/* its buffers, kept */
 };
 
 static inline bool is_own(const struct prog_table *t, uint32_t id)
@@ -79,6 +85,21 @@ int prog_slots_grow(struct prog_table *t, size_t need, bool scratch);
  */
 int prog_sample_read(int fd, const struct prog_sample *old,
 		     struct prog_sample *s);
+
+/*
+ * A program seen for the first time, read whole into @f (instructions,
+ * functions, map ids, ...) for the table's hook, and @s filled from it.
+ */
+int prog_sample_read_full(int fd, struct prog_info_full *f,
+			  struct prog_sample *s);
+
+/*
+ * Read new program @fd into @s: whole if the table has a hook, else as
+ * prog_sample_read() does. 0 or a negative errno. Once the table keeps
+ * the program, prog_sample_announce() shows it to the hook.
+ */
+int prog_sample_read_new(struct prog_table *t, int fd, struct prog_sample *s);
+void prog_sample_announce(struct prog_table *t);
 
 /* The previous sample, as far as rates need it: id and counters. */
 static inline void prog_keep_counters(const struct prog_sample *cur,

@@ -26,6 +26,17 @@ enum prog_enum_mode {
 int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
 		    bool pid_iter);
 void prog_table__free(struct prog_table *t);
+/*
+ * A hook called once for each program the table reads for the first time,
+ * with all that BPF_OBJ_GET_INFO_BY_FD says of it (instructions, functions,
+ * JIT symbols, map ids), so that another reader of new programs need not
+ * open and read them again. @f is valid during the call only.
+ */
+struct prog_info_full;
+typedef void prog_table_new_fn(void *ctx, struct prog_info_full *f);
+void prog_table__on_new(struct prog_table *t, prog_table_new_fn *fn,
+			void *ctx);
+
 /* How the table lists programs (which iterators loaded). */
 enum prog_enum_mode prog_table__mode(const struct prog_table *t);
 

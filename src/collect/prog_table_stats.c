@@ -34,20 +34,22 @@ static inline bool same_prog(const struct slot *sl,
  * BPF_OBJ_GET_INFO_BY_FD: @s gets everything but the counters, which the
  * iterator's @e gives. -ENOENT when the program went away meanwhile.
  */
-static int sample_new(const struct prog_stats_entry *e, struct prog_sample *s)
+static int sample_new(struct prog_table *t, const struct prog_stats_entry *e,
+		      struct prog_sample *s)
 {
 	int fd, err;
 
 	fd = prog_fd_by_id(e->id, NULL, 0);
 	if (fd < 0)
 		return fd;
-	err = prog_sample_read(fd, NULL, s);
+	err = prog_sample_read_new(t, fd, s);
 	close(fd);
 	if (err)
 		return err;
 	/* The program behind the id changed between the two reads. */
 	if (s->type != e->type || s->tag_key != entry_tag_key(e))
 		return -ENOENT;
+	prog_sample_announce(t);
 	return 0;
 }
 
@@ -160,7 +162,7 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 		}
 		ns = &t->slots[--pos];
 		memset(ns, 0, sizeof(*ns));
-		if (sample_new(&e[j], &ns->cur)) {
+		if (sample_new(t, &e[j], &ns->cur)) {
 			ns->cur.id = 0;	/* gone meanwhile: a hole, closed below */
 			holes++;
 			continue;
