@@ -546,7 +546,7 @@ static int insights_begin(struct app *a, bool synced, bool *in_order)
 		a->ids = ids;
 	}
 	for (size_t i = 0; i < s->nr_rows; i++) {
-		a->ids[i] = s->rows[i].s->id;
+		a->ids[i] = prog_table__sample(a->table, i)->id;
 		/* The table gives them in order: then there is no sort. */
 		sorted = sorted && (!i || a->ids[i - 1] < a->ids[i]);
 	}
@@ -610,8 +610,6 @@ int app__sample(struct app *a)
 	s->nr_rows = n;
 	s->total_cpu_pct = pt && counted ? 0.0 : (double)NAN;
 	s->seq++;
-	for (size_t i = 0; i < n; i++)
-		s->rows[i].s = prog_table__sample(a->table, i);
 	profile_update(a);
 	hot_update(a);
 	if (regress_begin(a))
@@ -628,6 +626,7 @@ int app__sample(struct app *a)
 	for (size_t i = 0; i < n; i++) {
 		struct prog_row *row = &s->rows[i];
 
+		row->s = prog_table__sample(a->table, i);
 		rates_compute(prog_table__prev(a->table, i), row->s, dt,
 			      counted, &row->r);
 		if (!isnan(row->r.cpu_pct))

@@ -216,6 +216,31 @@ static void check(struct prog_table *t, const char *what)
 	}
 }
 
+/* The ids of the table's samples, as of the latest refresh. */
+static uint32_t last_ids[2 * MAXP + 65536];
+static size_t nlast;
+
+/*
+ * After a refresh: prog_table__same() says true only when every sample is
+ * the program at the same place at the previous refresh. Returns it.
+ */
+static bool check_same(struct prog_table *t)
+{
+	size_t n = prog_table__count(t);
+	bool same = prog_table__same(t);
+
+	assert_true(n <= sizeof(last_ids) / sizeof(last_ids[0]));
+	if (same) {
+		assert_int_equal(n, nlast);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(prog_table__sample(t, i)->id, last_ids[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		last_ids[i] = prog_table__sample(t, i)->id;
+	nlast = n;
+	return same;
+}
+
 static void churn(bool stats_iter, bool prog_iter)
 {
 	struct prog_table *t;
@@ -235,6 +260,7 @@ static void churn(bool stats_iter, bool prog_iter)
 		load_one();
 	assert_int_equal(prog_table__refresh(t), 0);
 	check(t, "first refresh");
+	assert_false(check_same(t));	/* nothing to be the same as */
 	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	assert_true(sfd >= 0);
 	for (int round = 0; round < 4; round++) {
@@ -250,9 +276,26 @@ static void churn(bool stats_iter, bool prog_iter)
 		}
 		assert_int_equal(prog_table__refresh(t), 0);
 		check(t, what);
+		assert_false(check_same(t));	/* ours came and went */
 		/* Nothing changed: the in-place update. */
 		assert_int_equal(prog_table__refresh(t), 0);
 		check(t, "steady");
+		if (prog_table__mode(t) != PROG_ENUM_STATS) {
+			/* The info paths do not tell. */
+			assert_false(check_same(t));
+			continue;
+		}
+		/*
+		 * The same programs say so (other programs on the machine may
+		 * come and go meanwhile: a few tries).
+		 */
+		for (int k = 0; !check_same(t); k++) {
+			if (k == 100)
+				fail_msg("100 refreshes in a row found other programs than the one before");
+			tu_sleep_ms(20);
+			assert_int_equal(prog_table__refresh(t), 0);
+			check(t, "steady again");
+		}
 	}
 	close(sfd);
 	prog_table__free(t);

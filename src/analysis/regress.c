@@ -500,50 +500,37 @@ static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
 	return st;
 }
 
-int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
-			  uint64_t nh, const char *tag, const char *name,
-			  double ns_per_run, double runs,
-			  struct prog_regression *out)
+/* A live program that has a value, or whose verdict is to be made again. */
+static __attribute__((noinline)) int
+update_live(struct regress *r, struct rlive *lv, bool valid, const char *tag,
+	    const char *name, double ns_per_run, struct prog_regression *out)
 {
-	bool valid = isfinite(ns_per_run) && ns_per_run >= 0.0 &&
-		     runs >= r->p.min_runs;
-	struct rlive *lv = live_find(r, id);
-	struct rstate *st;
+	struct rstate *st = lv->st;
 
-	/* Ids are not reused soon, but they can be: then it is another program. */
-	if (lv && (lv->tag != tk || lv->name_hash != nh)) {
-		forget(r, lv->st);
-		lv->dead = true;
-		r->ndead++;
-		lv = NULL;
+	if (valid && learn_alloc(st)) {
+		report_none(out);
+		return -ENOMEM;
 	}
-	if (lv) {
-		/* The steady state: a program that did not run changes nothing. */
-		if (lv->seen != r->seq) {
-			lv->seen = r->seq;
-			r->nseen++;
-		}
-		st = lv->st;
-		/* find_young() looks at when the young ones were last seen. */
-		if (lv->first_seq + 2 >= r->seq)
-			st->last_seq = r->seq;
-		if (valid && learn_alloc(st)) {
-			report_none(out);
-			return -ENOMEM;
-		}
-		if (valid) {
-			feed(r, st, id, tag, name, ns_per_run);
-			lv->stale = true;
-		}
-		if (lv->stale) {
-			report(r, st, &lv->rep);
-			lv->stale = false;
-		}
-		*out = lv->rep;
-		return 0;
+	if (valid) {
+		feed(r, st, lv->id, tag, name, ns_per_run);
+		lv->stale = true;
 	}
-	/* Not live: added in this refresh already, or to add now. */
-	st = rtab_id_find(r, id);
+	if (lv->stale) {
+		report(r, st, &lv->rep);
+		lv->stale = false;
+	}
+	*out = lv->rep;
+	return 0;
+}
+
+/* A program not live: added in this refresh already, or to add now. */
+static __attribute__((noinline)) int
+update_other(struct regress *r, uint32_t id, uint64_t tk, uint64_t nh,
+	     bool valid, const char *tag, const char *name, double ns_per_run,
+	     struct prog_regression *out)
+{
+	struct rstate *st = rtab_id_find(r, id);
+
 	if (st && (st->tag != tk || st->name_hash != nh)) {
 		forget(r, st);
 		st = NULL;
@@ -562,6 +549,39 @@ int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
 	if (valid)
 		feed(r, st, id, tag, name, ns_per_run);
 	report(r, st, out);
+	return 0;
+}
+
+int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
+			  uint64_t nh, const char *tag, const char *name,
+			  double ns_per_run, double runs,
+			  struct prog_regression *out)
+{
+	bool valid = isfinite(ns_per_run) && ns_per_run >= 0.0 &&
+		     runs >= r->p.min_runs;
+	struct rlive *lv = live_find(r, id);
+
+	/* Ids are not reused soon, but they can be: then it is another program. */
+	if (lv && (lv->tag != tk || lv->name_hash != nh)) {
+		forget(r, lv->st);
+		lv->dead = true;
+		r->ndead++;
+		lv = NULL;
+	}
+	if (!lv)
+		return update_other(r, id, tk, nh, valid, tag, name, ns_per_run,
+				    out);
+	if (lv->seen != r->seq) {
+		lv->seen = r->seq;
+		r->nseen++;
+	}
+	/* find_young() looks at when the young ones were last seen. */
+	if (lv->first_seq + 2 >= r->seq)
+		lv->st->last_seq = r->seq;
+	if (valid || lv->stale)
+		return update_live(r, lv, valid, tag, name, ns_per_run, out);
+	/* The steady state: a program that did not run changes nothing. */
+	*out = lv->rep;
 	return 0;
 }
 
