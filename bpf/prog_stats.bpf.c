@@ -31,6 +31,8 @@ const volatile __u32 cpu_ids[PROG_STATS_MAX_CPUS] = {};
 /* Per-CPU offsets, in cpu_ids order; offsets_ok once they are known. */
 __u64 cpu_off[PROG_STATS_MAX_CPUS];
 __u32 offsets_ok;
+/* Set by userspace for the read that only learns the offsets. */
+__u32 offsets_only;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -77,7 +79,9 @@ int ebpftop_progs(struct bpf_iter__bpf_prog *ctx)
 	if (!prog)
 		return 0;
 	if (!offsets_ok && learn_offsets())
-		return 1;	/* ends the read: userspace sees no records */
+		return 1;	/* ends the read (EAGAIN): no records */
+	if (offsets_only)
+		return 1;	/* one program was enough: the same */
 	e.id = prog->aux->id;
 	p = bpf_rdonly_cast(prog, 0);
 	e.type = *(__u32 *)(p + bpf_core_field_offset(struct bpf_prog, type));

@@ -4,6 +4,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,9 @@ struct app {
 	struct insights *insights; /* what each program is made of, read once */
 	struct history *history; /* every program's recent refreshes */
 	uint32_t *ids;		/* scratch: the ids of a sample */
+	bool ins_synced;	/* insights hold the table's programs, in order */
+	int online_fd;		/* /sys/devices/system/cpu/online, or -1 */
+	bool online_failed;	/* it cannot be read: ask sysconf() */
 	struct hot_session *hot; /* hot lines being sampled (key a, --hot), NULL if none */
 	char hot_msg[256];	/* why hot lines ended or were refused; "" if nothing new */
 	struct exporter *exporter; /* --listen, --prom-file; NULL without them */
@@ -105,6 +109,12 @@ void app_sleep_until(uint64_t deadline_ns)
 	mono_sleep_until(deadline_ns, &app_quit);
 }
 
+/* Without room for them now, the next sync reads them itself. */
+static void app_on_new_prog(void *ctx, struct prog_info_full *f)
+{
+	(void)insights__add(ctx, f);
+}
+
 static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		    size_t msglen)
 {
@@ -113,6 +123,7 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 	int err;
 
 	a->opts = o;
+	a->online_fd = -1;
 	if (!uname(&u))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", u.release);
 	a->snap.kernel = a->kernel;
@@ -144,6 +155,13 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 		a->stats = NULL;
 		return err;
 	}
+	/*
+	 * Insights of a new program come from the info the table reads of
+	 * it: each program is opened and read once.
+	 */
+	a->insights = insights__new();
+	if (a->insights)
+		prog_table__on_new(a->table, app_on_new_prog, a->insights);
 	if (o->demo) {
 		struct demo_params dp = {
 			.pps = o->demo_pps,
@@ -152,6 +170,8 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 
 		err = demo__new(&a->demo, &dp, msg, msglen);
 		if (err) {
+			insights__free(a->insights);
+			a->insights = NULL;
 			prog_table__free(a->table);
 			stats_ctl__free(a->stats);
 			a->table = NULL;
@@ -196,6 +216,8 @@ void app__free(struct app *a)
 	history__free(a->history);
 	free(a->ids);
 	free(a->snap.rows);
+	if (a->online_fd >= 0)
+		close(a->online_fd);
 	free(a);
 }
 
@@ -254,24 +276,94 @@ void app__profile_msg_clear(struct app *a)
 	a->prof_msg[0] = '\0';
 }
 
+/* The CPUs counted in a list such as "0-3,8\n"; 0 if it is not one. */
+static unsigned int count_cpu_list(const char *p)
+{
+	unsigned long n = 0;
+
+	while (*p && *p != '\n') {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return 0;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return 0;
+			hi = strtoul(p, &end, 10);
+		}
+		if (hi < lo || hi - lo >= 1u << 20)
+			return 0;
+		n += hi - lo + 1;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return 0;
+	}
+	return n < 1u << 20 ? (unsigned int)n : 0;
+}
+
+/*
+ * Online CPUs, as sysconf(_SC_NPROCESSORS_ONLN) counts them: from the
+ * same file, but kept open, read again at offset 0 at each refresh.
+ */
+static unsigned int online_cpus(struct app *a)
+{
+	unsigned int n = 0;
+	char buf[1024];
+	ssize_t r = -1;
+	long v;
+
+	if (a->online_fd < 0 && !a->online_failed) {
+		a->online_fd = open("/sys/devices/system/cpu/online",
+				    O_RDONLY | O_CLOEXEC);
+		a->online_failed = a->online_fd < 0;
+	}
+	if (a->online_fd >= 0)
+		r = pread(a->online_fd, buf, sizeof(buf) - 1, 0);
+	if (r > 0) {
+		buf[r] = '\0';
+		n = count_cpu_list(buf);
+	}
+	if (n)
+		return n;
+	v = sysconf(_SC_NPROCESSORS_ONLN);
+	return v > 0 ? (unsigned int)v : 0;
+}
+
+/* Program @id in the table (its samples are in id order), or NULL. */
+static const struct prog_sample *table_find(const struct prog_table *t,
+					    uint32_t id)
+{
+	size_t lo = 0, hi = prog_table__count(t);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct prog_sample *s = prog_table__sample(t, mid);
+
+		if (s->id == id)
+			return s;
+		if (s->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* Read the profiler after a sample; it ends when its program went away. */
 static void profile_update(struct app *a)
 {
-	const struct prog_sample *target = NULL;
 	struct snapshot *s = &a->snap;
-	uint32_t id;
 
 	if (!a->prof)
 		return;
-	id = prof_session__id(a->prof);
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		if (s->rows[i].s->id == id) {
-			target = s->rows[i].s;
-			break;
-		}
-	}
-	if (prof_session__update(a->prof, target, a->prof_msg,
-				sizeof(a->prof_msg))) {
+	if (prof_session__update(a->prof,
+				 table_find(a->table, prof_session__id(a->prof)),
+				 a->prof_msg, sizeof(a->prof_msg))) {
 		prof_session__free(a->prof);
 		a->prof = NULL;
 		/* The next interval still has profiled runs in it. */
@@ -373,46 +465,44 @@ void app__hot_set_order(struct app *a, bool source_order)
 		hot_session_set_source_order(a->hot, source_order);
 }
 
-/* The regression detector's verdict on every row (after the rates). */
-static int regress_rows(struct app *a)
+/* The regression detector, made at the first sample: 0 or -ENOMEM. */
+static int regress_begin(struct app *a)
 {
-	struct snapshot *s = &a->snap;
-	int err = 0;
-
 	if (!a->regress) {
 		struct regress_params p;
 
 		regress_params_default(&p);
 		p.threshold_pct = a->opts->regress_threshold;
 		p.window = a->opts->regress_window;
-		if (regress__new(&a->regress, &p)) {
-			for (size_t i = 0; i < s->nr_rows; i++)
-				memset(&s->rows[i].reg, 0, sizeof(s->rows[i].reg));
+		if (regress__new(&a->regress, &p))
 			return -ENOMEM;
-		}
 	}
-	regress__begin(a->regress, s->time);
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		struct prog_row *row = &s->rows[i];
+	regress__begin(a->regress, a->snap.time);
+	return 0;
+}
 
-		/*
-		 * The profiler's trampoline runs inside the target's
-		 * run_time_ns: that step up is ebpftop's, not a regression.
-		 */
-		bool quiet = row->s->id == a->prof_quiet_id &&
-			     (a->prof || s->seq <= a->prof_quiet_until);
+/* The regression detector's verdict on one row (after its rates). */
+static int regress_row(struct app *a, struct prog_row *row)
+{
+	const struct snapshot *s = &a->snap;
+	/*
+	 * The profiler's trampoline runs inside the target's run_time_ns:
+	 * that step up is ebpftop's, not a regression.
+	 */
+	bool quiet = row->s->id == a->prof_quiet_id &&
+		     (a->prof || s->seq <= a->prof_quiet_until);
 
-		/* Runs in the interval: NAN on the first sample, then ignored. */
-		if (regress__update_keyed(a->regress, row->s->id,
-					  row->s->tag_key, row->s->name_key,
-					  row->s->tag, row->s->name,
-					  quiet ? (double)NAN : row->r.ns_per_run,
-					  row->r.runs_per_s * s->interval_s,
-					  &row->reg))
-			err = -ENOMEM;
+	if (!a->regress) {
+		memset(&row->reg, 0, sizeof(row->reg));
+		return -ENOMEM;
 	}
-	regress__end(a->regress);
-	return err;
+	/* Runs in the interval: NAN on the first sample, then ignored. */
+	return regress__update_keyed(a->regress, row->s->id, row->s->tag_key,
+				     row->s->name_key, row->s->tag,
+				     row->s->name,
+				     quiet ? (double)NAN : row->r.ns_per_run,
+				     row->r.runs_per_s * s->interval_s,
+				     &row->reg) ? -ENOMEM : 0;
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -424,20 +514,30 @@ static int cmp_u32(const void *x, const void *y)
 
 /*
  * Insights of programs new since the last sample (read once, kept while
- * loaded), and this refresh in every program's history.
+ * loaded). Sets *@in_order when insight i is row i's. 0 or -ENOMEM.
  */
-static int insights_rows(struct app *a)
+static int insights_begin(struct app *a, bool synced, bool *in_order)
 {
 	struct snapshot *s = &a->snap;
 	bool sorted = true;
-	int err = 0;
 
+	*in_order = false;
 	if (!a->insights)
 		a->insights = insights__new();
 	if (!a->history)
 		a->history = history__new();
 	if (!a->insights || !a->history)
 		return -ENOMEM;
+	/*
+	 * The steady state: the table's programs are the very ones the
+	 * insights were last synced with.
+	 */
+	if (synced && prog_table__same(a->table) &&
+	    insights__count(a->insights) == s->nr_rows) {
+		*in_order = true;
+		a->ins_synced = true;
+		return 0;
+	}
 	if (s->nr_rows) {
 		uint32_t *ids = realloc(a->ids, s->nr_rows * sizeof(*ids));
 
@@ -446,42 +546,31 @@ static int insights_rows(struct app *a)
 		a->ids = ids;
 	}
 	for (size_t i = 0; i < s->nr_rows; i++) {
-		a->ids[i] = s->rows[i].s->id;
+		a->ids[i] = prog_table__sample(a->table, i)->id;
 		/* The table gives them in order: then there is no sort. */
 		sorted = sorted && (!i || a->ids[i - 1] < a->ids[i]);
 	}
 	if (!sorted)
 		qsort(a->ids, s->nr_rows, sizeof(*a->ids), cmp_u32);
 	if (insights__sync(a->insights, a->ids, s->nr_rows))
-		err = -ENOMEM;
-	history__begin(a->history, s->time);
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		struct prog_row *row = &s->rows[i];
-
-		row->ins = sorted ? insights__at(a->insights, i, row->s->id) :
-				    insights__find(a->insights, row->s->id);
-		if (history__update(a->history, row->s->id, row->s->tag,
-				    row->s->name, s->interval_s,
-				    row->r.ns_per_run, row->r.runs_per_s,
-				    row->reg.active))
-			err = -ENOMEM;
-	}
-	history__end(a->history);
-	return err;
+		return -ENOMEM;
+	*in_order = sorted;
+	a->ins_synced = sorted;
+	return 0;
 }
 
 int app__sample(struct app *a)
 {
 	uint64_t t0 = mono_now_ns();
 	enum stats_state stats_prev;
-	bool counted;
+	bool counted, in_order, synced = a->ins_synced;
 	struct snapshot *s = &a->snap;
 	struct timespec wall;
-	uint64_t t, pt;
+	uint64_t t, pt, dt;
 	size_t n;
-	long ncpu;
 	int err;
 
+	a->ins_synced = false;
 	demo__tick(a->demo);
 	err = prog_table__refresh(a->table);
 	if (err) {
@@ -514,28 +603,52 @@ int app__sample(struct app *a)
 	}
 	t = prog_table__time_ns(a->table);
 	pt = prog_table__prev_time_ns(a->table);
+	dt = pt ? t - pt : 0;
 	s->time = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
 	s->interval_s = pt ? (double)(t - pt) / 1e9 : (double)NAN;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	s->ncpus = ncpu > 0 ? (unsigned int)ncpu : 0;
+	s->ncpus = online_cpus(a);
 	s->nr_rows = n;
 	s->total_cpu_pct = pt && counted ? 0.0 : (double)NAN;
 	s->seq++;
+	profile_update(a);
+	hot_update(a);
+	if (regress_begin(a))
+		err = -ENOMEM;
+	if (insights_begin(a, synced, &in_order))
+		err = -ENOMEM;
+	if (a->history)
+		history__begin(a->history, s->time);
+	/*
+	 * Then every analysis of a program at once, in one pass: at 10,000
+	 * programs a refresh is bound by cache misses, and a second pass
+	 * would take them again.
+	 */
 	for (size_t i = 0; i < n; i++) {
 		struct prog_row *row = &s->rows[i];
 
 		row->s = prog_table__sample(a->table, i);
-		rates_compute(prog_table__prev(a->table, i), row->s,
-			      pt ? t - pt : 0, counted,
-			      &row->r);
+		rates_compute(prog_table__prev(a->table, i), row->s, dt,
+			      counted, &row->r);
 		if (!isnan(row->r.cpu_pct))
 			s->total_cpu_pct += row->r.cpu_pct;
+		if (regress_row(a, row))
+			err = -ENOMEM;
+		if (!a->insights || !a->history) {
+			row->ins = NULL;
+			continue;
+		}
+		row->ins = in_order ? insights__at(a->insights, i, row->s->id) :
+				      insights__find(a->insights, row->s->id);
+		if (history__update(a->history, row->s->id, row->s->tag,
+				    row->s->name, s->interval_s,
+				    row->r.ns_per_run, row->r.runs_per_s,
+				    row->reg.active))
+			err = -ENOMEM;
 	}
-	profile_update(a);
-	hot_update(a);
-	err = regress_rows(a);
-	if (insights_rows(a))
-		err = -ENOMEM;
+	if (a->regress)
+		regress__end(a->regress);
+	if (a->history)
+		history__end(a->history);
 	/* Exported only once complete: a scrape never sees half a refresh. */
 	exporter__publish(a->exporter, s, (double)(mono_now_ns() - t0) / 1e9);
 	return err;

@@ -300,6 +300,115 @@ static void test_format_and_sparkline(void **state)
 			    "\u2581\u2585\u2588 \u2583");
 }
 
+/* One program's refresh for test_call_order. */
+struct hupd {
+	uint32_t id;
+	size_t i;
+	bool quiet;
+};
+
+static int hupd_cmp(const void *x, const void *y)
+{
+	const struct hupd *a = x, *b = y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void hupd_feed(struct history *h, const struct hupd *u, size_t m,
+		      char names[][16], int r)
+{
+	for (size_t j = 0; j < m; j++) {
+		size_t i = u[j].i;
+
+		assert_int_equal(history__update(h, u[j].id, TAG, names[i], 1.0,
+						 u[j].quiet ? (double)NAN : 100.0 + (double)i,
+						 u[j].quiet ? 0.0 : 10.0 * (double)(i + 1),
+						 !u[j].quiet && r % 7 == 0), 0);
+	}
+}
+
+/*
+ * Programs that run, idle, never run, go and come back under new ids, fed
+ * to one history in id order (as every refresh does) and to another in a
+ * shuffled order: both must hold the same series for every program.
+ */
+static void test_call_order(void **state)
+{
+	struct history *a = history__new(), *b = history__new();
+	struct hist_point pa[40], pb[40];
+	struct hupd u[32];
+	uint32_t ids[32];
+	char names[32][16];
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	size_t n = 32, kept = 0;
+	double t = T0;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = (uint32_t)(5 * i + 1);
+		snprintf(names[i], sizeof(names[i]), "h%zu", i);
+	}
+	for (int r = 0; r < 120; r++, t += 1.0) {
+		size_t m = 0;
+
+		/* Every 10 refreshes one program goes and comes back under a new id. */
+		if (r % 10 == 9)
+			ids[(size_t)r / 10 % n] += 1000;
+		for (size_t i = 0; i < n; i++) {
+			/* Every fifth never runs; the others go quiet a while. */
+			if (i % 5 == 4 && r % 3)
+				continue;	/* and is not always there either */
+			u[m++] = (struct hupd){ .id = ids[i], .i = i,
+						.quiet = i % 5 == 4 ||
+							 (r / 15 + (int)i) % 4 == 0 };
+		}
+		qsort(u, m, sizeof(u[0]), hupd_cmp);
+		history__begin(a, t);
+		hupd_feed(a, u, m, names, r);
+		history__end(a);
+		for (size_t j = m; j > 1; j--) {
+			struct hupd tmp;
+			size_t x;
+
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			x = (size_t)(rng >> 33) % j;
+			tmp = u[j - 1];
+			u[j - 1] = u[x];
+			u[x] = tmp;
+		}
+		history__begin(b, t);
+		hupd_feed(b, u, m, names, r);
+		history__end(b);
+	}
+	assert_int_equal(history__count(a), history__count(b));
+	for (size_t i = 0; i < n; i++) {
+		int va = history__series(a, ids[i], t - 1, 40, 40, pa);
+		int vb = history__series(b, ids[i], t - 1, 40, 40, pb);
+
+		assert_int_equal(va, vb);
+		if (i % 5 == 4) {
+			assert_int_equal(va, -ENOENT);	/* never ran: nothing kept */
+			continue;
+		}
+		assert_true(va > 0);
+		kept++;
+		for (size_t k = 0; k < 40; k++) {
+			assert_int_equal(pa[k].flagged, pb[k].flagged);
+			assert_int_equal(pa[k].reload, pb[k].reload);
+			assert_int_equal(pa[k].measured, pb[k].measured);
+			assert_true((isnan(pa[k].ns_per_run) && isnan(pb[k].ns_per_run)) ||
+				    pa[k].ns_per_run == pb[k].ns_per_run);
+			assert_true((isnan(pa[k].runs_per_s) && isnan(pb[k].runs_per_s)) ||
+				    pa[k].runs_per_s == pb[k].runs_per_s);
+		}
+	}
+	assert_int_equal(kept, 26);
+	history__free(a);
+	history__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_long_window),
 		cmocka_unit_test(test_memory_bound),
 		cmocka_unit_test(test_format_and_sparkline),
+		cmocka_unit_test(test_call_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,9 @@
 #include <bpf/libbpf.h>
 
 #include "insights/reader.h"
+#include "insights/reader_impl.h"
 #include "testutil.h"
+#include "util/prog_info.h"
 
 #define NLEVELS 4
 
@@ -393,6 +395,161 @@ static void test_json_record(void **state)
 	free(err);
 }
 
+/* Two readings of one program say the same, field by field. */
+static void assert_same(const struct prog_insights *a,
+			const struct prog_insights *b)
+{
+	assert_int_equal(a->id, b->id);
+	assert_int_equal(a->err, b->err);
+	assert_int_equal(a->have_isa, b->have_isa);
+	assert_int_equal(a->calls_hidden, b->calls_hidden);
+	assert_memory_equal(&a->isa, &b->isa, sizeof(a->isa));
+	assert_int_equal(a->xlated_len, b->xlated_len);
+	assert_int_equal(a->jited_len, b->jited_len);
+	assert_int_equal(a->jit_pages, b->jit_pages);
+	assert_int_equal(a->tail_calls, b->tail_calls);
+	assert_int_equal(a->nr_subprogs, b->nr_subprogs);
+	for (uint32_t i = 0; i < a->nr_subprogs; i++) {
+		const struct insight_subprog *x = &a->subprogs[i], *y = &b->subprogs[i];
+
+		assert_string_equal(x->name ? x->name : "-", y->name ? y->name : "-");
+		assert_int_equal(x->insns, y->insns);
+		assert_int_equal(x->jited_len, y->jited_len);
+		assert_int_equal(x->calls, y->calls);
+	}
+	assert_int_equal(a->nr_calls, b->nr_calls);
+	for (uint32_t i = 0; i < a->nr_calls; i++) {
+		assert_string_equal(a->calls[i].name, b->calls[i].name);
+		assert_int_equal(a->calls[i].calls, b->calls[i].calls);
+		assert_int_equal(a->calls[i].kind, b->calls[i].kind);
+	}
+	assert_int_equal(a->nr_maps, b->nr_maps);
+	assert_memory_equal(a->maps, b->maps, a->nr_maps * sizeof(*a->maps));
+}
+
+/*
+ * What ebpftop does with a new program: the program table reads its whole
+ * info once and hands it to insights__add(). The insights equal those the
+ * sync reads itself, also when the buffers start too small for the
+ * program (the read grows them and asks again), and a program added but
+ * not loaded any more at the sync is let go.
+ */
+static void test_added(void **state)
+{
+	static const char *const names[] = { "isa_mix", "isa_div", "isa_calls" };
+	struct insights *own = insights__new(), *added = insights__new();
+	struct prog_info_full f = {};
+	uint32_t ids[3 * NLEVELS + 1];
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(own);
+	assert_non_null(added);
+	/* One entry of room: every array but the smallest must grow. */
+	f.insns = calloc(1, sizeof(*f.insns));
+	f.func_info = calloc(1, sizeof(*f.func_info));
+	f.jited_ksyms = calloc(1, sizeof(*f.jited_ksyms));
+	f.jited_func_lens = calloc(1, sizeof(*f.jited_func_lens));
+	f.map_ids = calloc(1, sizeof(*f.map_ids));
+	assert_true(f.insns && f.func_info && f.jited_ksyms &&
+		    f.jited_func_lens && f.map_ids);
+	f.cap_insns = f.cap_func_info = f.cap_jited_ksyms = 1;
+	f.cap_jited_func_lens = f.cap_map_ids = 1;
+	/* Added from the last one down, as the program table does. */
+	for (int l = NLEVELS; l >= 1; l--) {
+		if (!objs[l])
+			continue;
+		for (int k = 2; k >= 0; k--) {
+			int fd = bpf_program__fd(prog(l, names[k]));
+
+			assert_int_equal(prog_info_full_read(fd, &f), 0);
+			assert_int_equal(f.nr_insns * sizeof(*f.insns),
+					 f.info.xlated_prog_len);
+			assert_int_equal(f.nr_map_ids, f.info.nr_map_ids);
+			assert_int_equal(insights__add(added, &f), 0);
+			ids[n++] = f.info.id;
+		}
+	}
+	assert_true(f.cap_insns > 1 && f.cap_map_ids > 1);
+	/* One more, gone by the sync: its insights must not stay. */
+	assert_int_equal(prog_info_full_read(bpf_program__fd(prog(1, "isa_mix")), &f), 0);
+	f.info.id = ids[0] + 100000;
+	assert_int_equal(insights__add(added, &f), 0);
+	prog_info_full_free(&f);
+	for (size_t i = 0; i < n; i++)		/* ascending */
+		for (size_t j = i + 1; j < n; j++)
+			if (ids[j] < ids[i]) {
+				uint32_t t = ids[i];
+
+				ids[i] = ids[j];
+				ids[j] = t;
+			}
+	assert_int_equal(insights__sync(own, ids, n), 0);
+	assert_int_equal(insights__sync(added, ids, n), 0);
+	assert_int_equal(insights__count(added), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct prog_insights *a = insights__find(own, ids[i]);
+		const struct prog_insights *b = insights__find(added, ids[i]);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->err, 0);
+		assert_same(a, b);
+	}
+	insights__free(own);
+	insights__free(added);
+}
+
+/*
+ * Call targets are named by the kernel's symbol lookup, through a BPF
+ * program (EBPFTOP_NO_KSYM_PROG=1: by reading /proc/kallsyms instead):
+ * both name every call of every program alike, and on this kernel the
+ * program path is the one taken.
+ */
+static void test_names(void **state)
+{
+	static const char *const names[] = { "isa_mix", "isa_div", "isa_calls" };
+	struct insights *fast = insights__new(), *scan;
+	uint32_t ids[3 * NLEVELS];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(setenv("EBPFTOP_NO_KSYM_PROG", "1", 1), 0);
+	scan = insights__new();
+	assert_int_equal(unsetenv("EBPFTOP_NO_KSYM_PROG"), 0);
+	assert_non_null(fast);
+	assert_non_null(scan);
+	assert_false(fast->kallsyms_only);
+	assert_true(scan->kallsyms_only);
+	for (int l = 1; l <= NLEVELS; l++) {
+		if (!objs[l])
+			continue;
+		for (int k = 0; k < 3; k++)
+			ids[n++] = prog_id(prog(l, names[k]));
+	}
+	assert_int_equal(insights__sync(fast, ids, n), 0);
+	assert_int_equal(insights__sync(scan, ids, n), 0);
+	assert_false(fast->kallsyms_only);
+	assert_true(fast->call_base != 0);
+	assert_int_equal(fast->call_base, scan->call_base);
+	for (size_t i = 0; i < n; i++) {
+		const struct prog_insights *a = insights__find(fast, ids[i]);
+		const struct prog_insights *b = insights__find(scan, ids[i]);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->err, 0);
+		assert_same(a, b);
+		for (uint32_t c = 0; c < a->nr_calls; c++)
+			if (!strncmp(a->calls[c].name, "0x", 2) ||
+			    !strcmp(a->calls[c].name, "?"))
+				fail_msg("program %u: call target %s not named",
+					 ids[i], a->calls[c].name);
+	}
+	insights__free(fast);
+	insights__free(scan);
+}
+
 /* Programs that go away are dropped; sync keeps the rest. */
 static void test_sync(void **state)
 {
@@ -419,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_v1_division),
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_json_record),
+		cmocka_unit_test(test_added),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sync),
 	};
 	char path[512];

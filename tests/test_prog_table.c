@@ -4,7 +4,8 @@
  * own come and go between refreshes (a third unloaded, new ones loaded,
  * some run), and after every refresh the table must list exactly the ones
  * loaded, in id order, once each, with their names, exact counters, and a
- * previous sample for those that were there before and none for new ones.
+ * previous sample for those that were there before and none for new ones,
+ * each shown once to the table's hook for new programs.
  * The counters path merges the table in place: this is its test.
  *
  * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
@@ -28,6 +29,7 @@
 
 #include "collect/prog_table.h"
 #include "testutil.h"
+#include "util/prog_info.h"
 
 #define MAXP 4000
 
@@ -36,6 +38,7 @@ struct mine {
 	uint32_t id;
 	char name[16];
 	bool seen_before;	/* listed at the previous refresh */
+	unsigned int announced;	/* times the table's hook was called for it */
 };
 
 static struct mine progs[MAXP];
@@ -61,6 +64,7 @@ static void load_one(void)
 	assert_int_equal(bpf_obj_get_info_by_fd(m->fd, &info, &len), 0);
 	m->id = info.id;
 	m->seen_before = false;
+	m->announced = 0;
 	nprogs++;
 }
 
@@ -131,6 +135,26 @@ static void unload_some(struct prog_table *t, size_t nth)
 	}
 }
 
+/*
+ * The table's hook: each new program of ours is shown to it once, read
+ * whole (its two instructions).
+ */
+static void on_new(void *ctx, struct prog_info_full *f)
+{
+	(void)ctx;
+	for (size_t k = 0; k < nprogs; k++) {
+		if (progs[k].fd < 0 || progs[k].id != f->info.id)
+			continue;
+		assert_int_equal(f->nr_insns, 2);
+		assert_int_equal(f->info.xlated_prog_len, 2 * sizeof(*f->insns));
+		assert_int_equal(f->insns[1].code, BPF_JMP | BPF_EXIT);
+		assert_int_equal(f->nr_map_ids, 0);
+		assert_string_equal(f->info.name, progs[k].name);
+		progs[k].announced++;
+		return;
+	}
+}
+
 /* The table lists exactly our loaded programs, right. */
 static void check(struct prog_table *t, const char *what)
 {
@@ -161,6 +185,9 @@ static void check(struct prog_table *t, const char *what)
 		}
 		found++;
 		assert_string_equal(s->name, m->name);
+		if (m->announced != 1)
+			fail_msg("%s: %s shown to the hook %u times", what,
+				 m->name, m->announced);
 		assert_string_equal(s->type_name, "socket_filter");
 		assert_int_equal(bpf_obj_get_info_by_fd(m->fd, &info, &len), 0);
 		if (s->run_cnt != info.run_cnt || s->run_time_ns != info.run_time_ns)
@@ -189,6 +216,31 @@ static void check(struct prog_table *t, const char *what)
 	}
 }
 
+/* The ids of the table's samples, as of the latest refresh. */
+static uint32_t last_ids[2 * MAXP + 65536];
+static size_t nlast;
+
+/*
+ * After a refresh: prog_table__same() says true only when every sample is
+ * the program at the same place at the previous refresh. Returns it.
+ */
+static bool check_same(struct prog_table *t)
+{
+	size_t n = prog_table__count(t);
+	bool same = prog_table__same(t);
+
+	assert_true(n <= sizeof(last_ids) / sizeof(last_ids[0]));
+	if (same) {
+		assert_int_equal(n, nlast);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(prog_table__sample(t, i)->id, last_ids[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		last_ids[i] = prog_table__sample(t, i)->id;
+	nlast = n;
+	return same;
+}
+
 static void churn(bool stats_iter, bool prog_iter)
 {
 	struct prog_table *t;
@@ -197,6 +249,7 @@ static void churn(bool stats_iter, bool prog_iter)
 	nprogs = 0;
 	assert_int_equal(prog_table__new(&t, stats_iter, prog_iter, true), 0);
 	assert_non_null(t);
+	prog_table__on_new(t, on_new, NULL);
 	if (stats_iter && prog_iter)
 		assert_int_equal(prog_table__mode(t), PROG_ENUM_STATS);
 	else if (prog_iter)
@@ -207,6 +260,7 @@ static void churn(bool stats_iter, bool prog_iter)
 		load_one();
 	assert_int_equal(prog_table__refresh(t), 0);
 	check(t, "first refresh");
+	assert_false(check_same(t));	/* nothing to be the same as */
 	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	assert_true(sfd >= 0);
 	for (int round = 0; round < 4; round++) {
@@ -222,9 +276,26 @@ static void churn(bool stats_iter, bool prog_iter)
 		}
 		assert_int_equal(prog_table__refresh(t), 0);
 		check(t, what);
+		assert_false(check_same(t));	/* ours came and went */
 		/* Nothing changed: the in-place update. */
 		assert_int_equal(prog_table__refresh(t), 0);
 		check(t, "steady");
+		if (prog_table__mode(t) != PROG_ENUM_STATS) {
+			/* The info paths do not tell. */
+			assert_false(check_same(t));
+			continue;
+		}
+		/*
+		 * The same programs say so (other programs on the machine may
+		 * come and go meanwhile: a few tries).
+		 */
+		for (int k = 0; !check_same(t); k++) {
+			if (k == 100)
+				fail_msg("100 refreshes in a row found other programs than the one before");
+			tu_sleep_ms(20);
+			assert_int_equal(prog_table__refresh(t), 0);
+			check(t, "steady again");
+		}
 	}
 	close(sfd);
 	prog_table__free(t);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -656,6 +657,277 @@ static void test_params_clamped(void **state)
 	regress__free(NULL);
 }
 
+/* ---- the same verdicts whatever order the programs come in ---------------- */
+
+#define W_MAX 128
+
+struct wprog {
+	uint32_t id;
+	int tag, name;		/* indexes into w_tags, w_names */
+	double base;
+	bool present;
+	int leave_at;		/* refresh it goes away at (overlapping reload) */
+};
+
+static const char *const w_tags[] = { TAG_A, TAG_B, "00112233aabbccdd" };
+/*
+ * One name per program: two instances of one program gone at the same
+ * refresh are told apart by the order they came in, which is not what
+ * this test is about (test_instances is).
+ */
+static char w_names[W_MAX][16];
+
+struct wentry {
+	uint32_t id;
+	const char *tag, *name;
+	double ns, runs;
+};
+
+static int wentry_cmp(const void *a, const void *b)
+{
+	const struct wentry *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static bool same_double(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+static void assert_same_verdict(const struct prog_regression *a,
+				const struct prog_regression *b, uint32_t id,
+				int refresh)
+{
+	if (a->active != b->active || !same_double(a->baseline_ns, b->baseline_ns) ||
+	    !same_double(a->current_ns, b->current_ns) ||
+	    !same_double(a->change_pct, b->change_pct) ||
+	    !same_double(a->limit_ns, b->limit_ns) ||
+	    !same_double(a->clear_ns, b->clear_ns) ||
+	    !same_double(a->since, b->since))
+		fail_msg("program %u, refresh %d: the verdict depends on the order of the calls",
+			 id, refresh);
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct regress_event *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The event logs of @a and @b hold the same regressions. */
+static void assert_same_events(const struct regress *a, const struct regress *b)
+{
+	struct regress_event ea[REGRESS_EVENTS_MAX], eb[REGRESS_EVENTS_MAX];
+	size_t n = regress__nr_events(a);
+
+	assert_int_equal(n, regress__nr_events(b));
+	for (size_t i = 0; i < n; i++) {
+		ea[i] = *regress__event(a, i);
+		eb[i] = *regress__event(b, i);
+	}
+	qsort(ea, n, sizeof(ea[0]), event_cmp);
+	qsort(eb, n, sizeof(eb[0]), event_cmp);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ea[i].id, eb[i].id);
+		assert_string_equal(ea[i].name, eb[i].name);
+		assert_string_equal(ea[i].tag, eb[i].tag);
+		assert_true(same_double(ea[i].baseline_ns, eb[i].baseline_ns));
+		assert_true(same_double(ea[i].peak_ns, eb[i].peak_ns));
+		assert_true(same_double(ea[i].end, eb[i].end));
+		assert_int_equal(ea[i].gone, eb[i].gone);
+	}
+}
+
+/*
+ * A machine's programs over 300 refreshes: idle for a while then busy,
+ * too few runs, steps up and back, programs that go, reloads under a new
+ * id (some overlapping the old one for a refresh), ids that come back as
+ * another program. One detector sees them in id order (as the program
+ * table gives them: the steady path), another in a shuffled order (every
+ * lookup off the steady path): every verdict, the number of programs
+ * tracked and the event log must be the same.
+ */
+static void test_call_order(void **state)
+{
+	struct regress *a, *b;
+	struct wprog w[W_MAX];
+	struct wentry e[W_MAX], sh[W_MAX];
+	struct prog_regression ra[W_MAX], rb[W_MAX];
+	uint64_t shuffle = 0x243f6a8885a308d3ull;
+	unsigned int reloads = 0, reused = 0, flagged = 0, idle_then_busy = 0;
+	uint32_t next_id = 1000;
+	size_t nw = 40;
+	double t = T0;
+
+	(void)state;
+	assert_int_equal(regress__new(&a, NULL), 0);
+	assert_int_equal(regress__new(&b, NULL), 0);
+	for (size_t i = 0; i < W_MAX; i++)
+		snprintf(w_names[i], sizeof(w_names[i]), "prog%zu", i);
+	for (size_t i = 0; i < nw; i++)
+		w[i] = (struct wprog){ .id = (uint32_t)(10 * (i + 1)),
+				       .tag = (int)(i % 3), .name = (int)i,
+				       .base = 80.0 + 10.0 * (double)(i % 7),
+				       .present = true, .leave_at = -1 };
+	for (int r = 0; r < 300; r++) {
+		size_t n = 0, before = nw;
+
+		/*
+		 * What happens to the programs at this refresh (to those there
+		 * before it: several new instances of one program at once are
+		 * told apart by the order they came in, as test_instances has
+		 * it).
+		 */
+		for (size_t i = 0; i < before; i++) {
+			double x = rnd();
+
+			if (w[i].leave_at == r)
+				w[i].present = false;
+			if (!w[i].present || r < 20)
+				continue;
+			if (x < 0.01) {
+				w[i].present = false;	/* gone for good */
+			} else if (x < 0.03 && nw < W_MAX) {
+				/* A reload: the same program under a new id. */
+				w[nw] = w[i];
+				w[nw].id = next_id;
+				next_id += 3;
+				w[nw].leave_at = -1;
+				nw++;
+				reloads++;
+				if (x < 0.02)
+					w[i].present = false;
+				else
+					w[i].leave_at = r + 1;	/* overlapping */
+			} else if (x < 0.035 && nw < W_MAX) {
+				/* Its id comes back as another program. */
+				w[nw] = w[i];
+				w[nw].tag = (w[i].tag + 1) % 3;
+				w[nw].base = 2.0 * w[i].base;
+				w[nw].leave_at = -1;
+				w[i].present = false;
+				nw++;
+				reused++;
+			}
+		}
+		for (size_t i = 0; i < nw; i++) {
+			/* Idle in stretches, busy in others, now and then too few runs. */
+			int phase = (int)((w[i].id / 10 + (unsigned)r / 23) % 4);
+			double step = r >= 150 && r < 190 && w[i].name % 3 == 0 ? 3.0 : 1.0;
+
+			if (!w[i].present)
+				continue;
+			e[n].id = w[i].id;
+			e[n].tag = w_tags[w[i].tag];
+			e[n].name = w_names[w[i].name];
+			if (phase == 0) {
+				e[n].ns = (double)NAN;
+				e[n].runs = 0.0;
+			} else {
+				e[n].ns = jitter(w[i].base * step);
+				e[n].runs = phase == 1 && r % 5 == 0 ? 50.0 : RUNS;
+				idle_then_busy += r % 23 == 0 && phase == 1;
+			}
+			n++;
+		}
+		/* The same id twice would be one program seen twice: not here. */
+		qsort(e, n, sizeof(e[0]), wentry_cmp);
+		for (size_t i = 1; i < n; i++)
+			assert_true(e[i - 1].id < e[i].id);
+		memcpy(sh, e, n * sizeof(e[0]));
+		for (size_t i = n; i > 1; i--) {
+			size_t j;
+
+			shuffle = shuffle * 6364136223846793005ull + 1442695040888963407ull;
+			j = (size_t)(shuffle >> 33) % i;
+			struct wentry tmp = sh[i - 1];
+			sh[i - 1] = sh[j];
+			sh[j] = tmp;
+		}
+		regress__begin(a, t);
+		regress__begin(b, t);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(regress__update(a, e[i].id, e[i].tag, e[i].name,
+							 e[i].ns, e[i].runs, &ra[i]), 0);
+			flagged += ra[i].active;
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct wentry *k = bsearch(&sh[i], e, n, sizeof(e[0]), wentry_cmp);
+
+			assert_non_null(k);
+			assert_int_equal(regress__update(b, sh[i].id, sh[i].tag, sh[i].name,
+							 sh[i].ns, sh[i].runs,
+							 &rb[k - e]), 0);
+		}
+		regress__end(a);
+		regress__end(b);
+		for (size_t i = 0; i < n; i++)
+			assert_same_verdict(&ra[i], &rb[i], e[i].id, r);
+		assert_int_equal(regress__nr_tracked(a), regress__nr_tracked(b));
+		assert_same_events(a, b);
+		t += 1.0;
+	}
+	/* The run went through what it is meant to. */
+	assert_true(reloads >= 5);
+	assert_true(reused >= 2);
+	assert_true(flagged > 0);
+	assert_true(idle_then_busy > 0);
+	assert_true(regress__nr_events(a) > 0);
+	regress__free(a);
+	regress__free(b);
+}
+
+/*
+ * A program idle for a long time (no runs: no value) learns and flags
+ * exactly as one that was busy all along: idle refreshes change nothing.
+ */
+static void test_idle_then_busy(void **state)
+{
+	struct fx *f = *state;
+	struct prog_regression g, h, first;
+
+	regress__begin(f->r, f->t);
+	regress__update(f->r, 1, TAG_A, "idle", (double)NAN, 0.0, &first);
+	regress__update(f->r, 2, TAG_B, "busy", 100.0, RUNS, &h);
+	regress__end(f->r);
+	f->t += 1.0;
+	for (int i = 0; i < 40; i++) {
+		regress__begin(f->r, f->t);
+		regress__update(f->r, 1, TAG_A, "idle", (double)NAN, 0.0, &g);
+		regress__end(f->r);
+		f->t += 1.0;
+		/* Nothing learnt, nothing changed. */
+		assert_same_verdict(&g, &first, 1, i);
+		assert_true(isnan(g.baseline_ns));
+	}
+	for (int i = 0; i < 12; i++) {
+		double v = i < 8 ? 100.0 : 200.0;
+
+		regress__begin(f->r, f->t);
+		regress__update(f->r, 1, TAG_A, "idle", v, RUNS, &g);
+		regress__update(f->r, 2, TAG_B, "busy", v, RUNS, &h);
+		regress__end(f->r);
+		f->t += 1.0;
+	}
+	assert_true(h.active);
+	assert_true(g.active);
+	assert_true(same_double(g.baseline_ns, h.baseline_ns));
+	assert_true(same_double(g.current_ns, h.current_ns));
+	/* Idle again while flagged: the flag and its figures stay as they were. */
+	for (int i = 0; i < 10; i++) {
+		regress__begin(f->r, f->t);
+		regress__update(f->r, 1, TAG_A, "idle", (double)NAN, 0.0, &first);
+		regress__update(f->r, 2, TAG_B, "busy", (double)NAN, 0.0, &h);
+		regress__end(f->r);
+		f->t += 1.0;
+		assert_same_verdict(&first, &g, 1, i);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -679,6 +951,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forget, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_params_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_call_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_then_busy, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

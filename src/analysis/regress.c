@@ -51,36 +51,36 @@ static double median_of(double *v, size_t n)
 static void baseline_update(struct rstate *st)
 {
 	double tmp[REGRESS_HIST];
-	size_t n = st->l.nhist;
+	size_t n = st->l->nhist;
 
-	memcpy(tmp, st->l.hist, n * sizeof(tmp[0]));
-	st->l.baseline = median_of(tmp, n);
+	memcpy(tmp, st->l->hist, n * sizeof(tmp[0]));
+	st->l->baseline = median_of(tmp, n);
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = fabs(st->l.hist[i] - st->l.baseline);
-	st->l.spread = MAD_TO_SIGMA * median_of(tmp, n);
+		tmp[i] = fabs(st->l->hist[i] - st->l->baseline);
+	st->l->spread = MAD_TO_SIGMA * median_of(tmp, n);
 }
 
 static void hist_push(struct rstate *st, double x)
 {
-	st->l.hist[st->l.hpos] = x;
-	st->l.hpos = (unsigned char)((st->l.hpos + 1) % REGRESS_HIST);
-	if (st->l.nhist < REGRESS_HIST)
-		st->l.nhist++;
+	st->l->hist[st->l->hpos] = x;
+	st->l->hpos = (unsigned char)((st->l->hpos + 1) % REGRESS_HIST);
+	if (st->l->nhist < REGRESS_HIST)
+		st->l->nhist++;
 	baseline_update(st);
 }
 
 static void recent_push(struct rstate *st, double x)
 {
-	st->l.recent[st->l.rpos] = x;
-	st->l.rpos = (unsigned char)((st->l.rpos + 1) % REGRESS_RECENT);
-	if (st->l.nrecent < REGRESS_RECENT)
-		st->l.nrecent++;
+	st->l->recent[st->l->rpos] = x;
+	st->l->rpos = (unsigned char)((st->l->rpos + 1) % REGRESS_RECENT);
+	if (st->l->nrecent < REGRESS_RECENT)
+		st->l->nrecent++;
 }
 
 /* The @k-th latest valid sample (0: the latest); @k < nrecent. */
 static double recent_last(const struct rstate *st, unsigned int k)
 {
-	return st->l.recent[(st->l.rpos + 2 * REGRESS_RECENT - 1 - k) %
+	return st->l->recent[(st->l->rpos + 2 * REGRESS_RECENT - 1 - k) %
 			    REGRESS_RECENT];
 }
 
@@ -88,7 +88,7 @@ static double recent_last(const struct rstate *st, unsigned int k)
 static double current_of(const struct rstate *st, unsigned int window)
 {
 	double tmp[REGRESS_RECENT];
-	unsigned int n = st->l.nrecent;
+	unsigned int n = st->l->nrecent;
 
 	if (window < n)
 		n = window;
@@ -101,14 +101,14 @@ static double current_of(const struct rstate *st, unsigned int window)
 
 static bool learnt(const struct regress *r, const struct rstate *st)
 {
-	return st->l.nhist >= r->p.warmup && st->l.baseline > 0.0;
+	return st->l && st->l->nhist >= r->p.warmup && st->l->baseline > 0.0;
 }
 
 /* Above baseline by the threshold and by the noise band, whichever is more. */
 static double band_of(const struct regress *r, const struct rstate *st)
 {
-	return fmax(st->l.baseline * r->p.threshold_pct / 100.0,
-		    r->p.noise_k * st->l.spread);
+	return fmax(st->l->baseline * r->p.threshold_pct / 100.0,
+		    r->p.noise_k * st->l->spread);
 }
 
 /*
@@ -122,9 +122,9 @@ static double band_of(const struct regress *r, const struct rstate *st)
  */
 static double clear_limit(const struct rstate *st, double band)
 {
-	if (st->l.peak - st->l.baseline > CLEAR_BIG_STEP * band)
-		return st->l.baseline + band;
-	return st->l.baseline + band * CLEAR_FRACTION;
+	if (st->l->peak - st->l->baseline > CLEAR_BIG_STEP * band)
+		return st->l->baseline + band;
+	return st->l->baseline + band * CLEAR_FRACTION;
 }
 
 /* ---- the event log --------------------------------------------------------- */
@@ -151,21 +151,21 @@ static void event_open(struct regress *r, struct rstate *st, uint32_t id,
 	e->id = id;
 	strncpy(e->name, name ? name : "", sizeof(e->name) - 1);
 	strncpy(e->tag, tag ? tag : "", sizeof(e->tag) - 1);
-	e->baseline_ns = st->l.baseline;
+	e->baseline_ns = st->l->baseline;
 	e->peak_ns = cur;
-	e->peak_pct = (cur / st->l.baseline - 1.0) * 100.0;
-	e->start = st->l.since;
+	e->peak_pct = (cur / st->l->baseline - 1.0) * 100.0;
+	e->start = st->l->since;
 	e->end = (double)NAN;
-	st->l.event = serial;
+	st->l->event = serial;
 }
 
 /* The program went away while flagged: its regression ends there. */
 static void event_close_gone(struct regress *r, struct rstate *st)
 {
-	struct regress_event *e = event_get(r, st->l.event);
+	struct regress_event *e = st->l ? event_get(r, st->l->event) : NULL;
 
 	if (e && isnan(e->end)) {
-		e->end = st->l.last_time;
+		e->end = st->l->last_time;
 		e->gone = true;
 	}
 }
@@ -179,44 +179,44 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	double band, cur;
 
 	recent_push(st, x);
-	st->l.last_time = r->now;
+	st->l->last_time = r->now;
 	if (!learnt(r, st)) {
 		hist_push(st, x);
 		return;
 	}
 	band = band_of(r, st);
-	if (!st->l.active) {
-		if (x > st->l.baseline + band) {
-			if (!st->l.over)
-				st->l.pend_since = r->now;
-			if (st->l.over < p->window)
-				st->l.over++;
-			if (st->l.over < p->window)
+	if (!st->l->active) {
+		if (x > st->l->baseline + band) {
+			if (!st->l->over)
+				st->l->pend_since = r->now;
+			if (st->l->over < p->window)
+				st->l->over++;
+			if (st->l->over < p->window)
 				return;
-			st->l.active = true;
-			st->l.under = 0;
-			st->l.since = st->l.pend_since;
-			st->l.peak = current_of(st, p->window);
-			event_open(r, st, id, tag, name, st->l.peak);
+			st->l->active = true;
+			st->l->under = 0;
+			st->l->since = st->l->pend_since;
+			st->l->peak = current_of(st, p->window);
+			event_open(r, st, id, tag, name, st->l->peak);
 			return;
 		}
 		/*
 		 * The run above the limit broke: it was the program's own
 		 * noise, which the baseline and its spread should know.
 		 */
-		for (unsigned int k = st->l.over < st->l.nrecent ?
-					      st->l.over : st->l.nrecent - 1u;
+		for (unsigned int k = st->l->over < st->l->nrecent ?
+					      st->l->over : st->l->nrecent - 1u;
 		     k >= 1; k--)
 			hist_push(st, recent_last(st, k));
-		st->l.over = 0;
+		st->l->over = 0;
 		hist_push(st, x);
 		return;
 	}
 	cur = current_of(st, p->window);
-	if (cur > st->l.peak) {
-		struct regress_event *e = event_get(r, st->l.event);
+	if (cur > st->l->peak) {
+		struct regress_event *e = event_get(r, st->l->event);
 
-		st->l.peak = cur;
+		st->l->peak = cur;
 		if (e && cur > e->peak_ns) {
 			e->peak_ns = cur;
 			e->peak_pct = (cur / e->baseline_ns - 1.0) * 100.0;
@@ -229,28 +229,50 @@ static void feed(struct regress *r, struct rstate *st, uint32_t id,
 	 * clear.
 	 */
 	if (cur > clear_limit(st, band)) {
-		st->l.under = 0;
+		st->l->under = 0;
 		return;
 	}
-	if (!st->l.under)
-		st->l.clear_since = r->now;
-	if (++st->l.under < p->window)
+	if (!st->l->under)
+		st->l->clear_since = r->now;
+	if (++st->l->under < p->window)
 		return;
 	/* Recovered: the recovering samples are normal ones again. */
 	{
-		struct regress_event *e = event_get(r, st->l.event);
-		unsigned int n = st->l.under < st->l.nrecent ? st->l.under :
-							     st->l.nrecent;
+		struct regress_event *e = event_get(r, st->l->event);
+		unsigned int n = st->l->under < st->l->nrecent ? st->l->under :
+							     st->l->nrecent;
 
 		if (e && isnan(e->end))
-			e->end = st->l.clear_since;
-		st->l.active = false;
-		st->l.event = 0;
-		st->l.over = 0;
-		st->l.under = 0;
+			e->end = st->l->clear_since;
+		st->l->active = false;
+		st->l->event = 0;
+		st->l->over = 0;
+		st->l->under = 0;
 		for (unsigned int k = n; k >= 1; k--)
 			hist_push(st, recent_last(st, k - 1));
 	}
+}
+
+static void report_none(struct prog_regression *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
+	out->limit_ns = out->clear_ns = out->since = (double)NAN;
+}
+
+/*
+ * What a program learns, made when it first has a value: most programs
+ * on a machine never run while ebpftop watches. 0 or -ENOMEM.
+ */
+static int learn_alloc(struct rstate *st)
+{
+	if (st->l)
+		return 0;
+	st->l = calloc(1, sizeof(*st->l));
+	if (!st->l)
+		return -ENOMEM;
+	st->l->last_time = (double)NAN;
+	return 0;
 }
 
 static void report(const struct regress *r, const struct rstate *st,
@@ -258,32 +280,41 @@ static void report(const struct regress *r, const struct rstate *st,
 {
 	bool ok = learnt(r, st);
 
-	out->active = st->l.active;
-	out->baseline_ns = ok ? st->l.baseline : (double)NAN;
+	/* Never fed: what a zeroed rlearn would say. */
+	if (!st->l) {
+		report_none(out);
+		return;
+	}
+	out->active = st->l->active;
+	out->baseline_ns = ok ? st->l->baseline : (double)NAN;
 	out->current_ns = current_of(st, r->p.window);
 	out->change_pct = ok && !isnan(out->current_ns) ?
-				  (out->current_ns / st->l.baseline - 1.0) * 100.0 :
+				  (out->current_ns / st->l->baseline - 1.0) * 100.0 :
 				  (double)NAN;
-	out->limit_ns = ok ? st->l.baseline + band_of(r, st) : (double)NAN;
-	out->clear_ns = ok && st->l.active ? clear_limit(st, band_of(r, st)) :
+	out->limit_ns = ok ? st->l->baseline + band_of(r, st) : (double)NAN;
+	out->clear_ns = ok && st->l->active ? clear_limit(st, band_of(r, st)) :
 					     (double)NAN;
-	out->since = st->l.active ? st->l.since : (double)NAN;
+	out->since = st->l->active ? st->l->since : (double)NAN;
 }
 
-/* Drop a program's state for good. */
+/*
+ * Drop a program's state for good. One still in the live array is only
+ * marked dead there (a refresh may be walking it): regress__end() frees it.
+ */
 static void forget(struct regress *r, struct rstate *st)
 {
 	event_close_gone(r, st);
 	rtab_key_remove(r, st);
+	free(st->l);
+	st->l = NULL;
 	if (st->gone) {
 		rtab_gone_remove(r, st);
+		free(st);
 	} else {
 		rtab_id_remove(r, st);
-		rtab_live_remove(r, st);
+		st->dead = true;
 	}
-	free(st);
 }
-
 
 /*
  * A program of this identity that appeared in the last refreshes, next to
@@ -304,15 +335,18 @@ static struct rstate *find_young(struct regress *r, const struct rstate *old)
 	return NULL;
 }
 
-/* @to (a new id) takes over what @from learnt. */
+/* @to (a new id) takes over what @from learnt, and @from keeps nothing. */
 static void take_over(struct regress *r, struct rstate *to,
-		      const struct rstate *from)
+		      struct rstate *from)
 {
 	struct regress_event *e;
 
 	to->adopted = true;
+	free(to->l);
 	to->l = from->l;
-	e = event_get(r, to->l.event);
+	from->l = NULL;
+	to->retaken = true;
+	e = to->l ? event_get(r, to->l->event) : NULL;
 	if (e)
 		e->id = to->id;
 }
@@ -354,13 +388,22 @@ void regress__free(struct regress *r)
 
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nlive; i++)
-		free(r->live[i]);
+	for (size_t i = 0; i < r->nlive; i++) {
+		if (!r->live[i].dead)
+			free(r->live[i].st->l);
+		free(r->live[i].st);
+	}
+	for (size_t i = 0; i < r->nadded; i++) {
+		free(r->added[i]->l);
+		free(r->added[i]);
+	}
 	for (st = r->gone_head; st; st = next) {
 		next = st->gone_next;
+		free(st->l);
 		free(st);
 	}
 	free(r->live);
+	free(r->added);
 	free(r->by_id);
 	free(r->by_key);
 	free(r);
@@ -370,6 +413,9 @@ void regress__begin(struct regress *r, double now)
 {
 	r->seq++;
 	r->now = now;
+	r->cursor = 0;
+	r->nseen = 0;
+	r->ndead = 0;
 }
 
 int regress__update(struct regress *r, uint32_t id, const char *tag,
@@ -381,83 +427,210 @@ int regress__update(struct regress *r, uint32_t id, const char *tag,
 				     ns_per_run, runs, out);
 }
 
-int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
-			  uint64_t nh, const char *tag, const char *name,
-			  double ns_per_run, double runs,
-			  struct prog_regression *out)
+/*
+ * The live program @id: callers that go in id order find it where the
+ * previous lookup ended, others by a binary search. NULL if it is not
+ * live (it may have been added in this refresh).
+ */
+static struct rlive *live_find(struct regress *r, uint32_t id)
+{
+	size_t c = r->cursor, lo = 0, hi = r->nlive;
+
+	if (c > 0 && r->live[c - 1].id >= id) {
+		/* Out of order. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (r->live[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		c = lo;
+	} else {
+		while (c < r->nlive && r->live[c].id < id)
+			c++;
+		r->cursor = c;
+	}
+	/* A dead one was forgotten this refresh: its id is another's now. */
+	if (c < r->nlive && r->live[c].id == id && !r->live[c].dead) {
+		if (r->cursor == c)
+			r->cursor = c + 1;
+		return &r->live[c];
+	}
+	return NULL;
+}
+
+/* A program not in the live array: new, or back under a new id. */
+static struct rstate *add(struct regress *r, uint32_t id, uint64_t tk,
+			  uint64_t nh)
+{
+	struct rstate *st;
+
+	if (rtab_reserve(r))
+		return NULL;
+	st = rtab_find_gone(r, tk, nh);
+	if (st) {
+		/* A reload: the same program under a new id. */
+		struct regress_event *e = st->l ? event_get(r, st->l->event) : NULL;
+
+		rtab_gone_remove(r, st);
+		st->gone = false;
+		st->adopted = true;
+		st->id = id;
+		if (e) {
+			e->id = id;
+			if (st->l && st->l->active) {
+				e->end = (double)NAN;
+				e->gone = false;
+			}
+		}
+	} else {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->id = id;
+		st->tag = tk;
+		st->name_hash = nh;
+		st->first_seq = r->seq;
+		rtab_key_insert(r, st);
+	}
+	rtab_id_insert(r, st);
+	rtab_live_add(r, st);
+	return st;
+}
+
+/* A live program that has a value, or whose verdict is to be made again. */
+static __attribute__((noinline)) int
+update_live(struct regress *r, struct rlive *lv, bool valid, const char *tag,
+	    const char *name, double ns_per_run, struct prog_regression *out)
+{
+	struct rstate *st = lv->st;
+
+	if (valid && learn_alloc(st)) {
+		report_none(out);
+		return -ENOMEM;
+	}
+	if (valid) {
+		feed(r, st, lv->id, tag, name, ns_per_run);
+		lv->stale = true;
+	}
+	if (lv->stale) {
+		report(r, st, &lv->rep);
+		lv->stale = false;
+	}
+	*out = lv->rep;
+	return 0;
+}
+
+/* A program not live: added in this refresh already, or to add now. */
+static __attribute__((noinline)) int
+update_other(struct regress *r, uint32_t id, uint64_t tk, uint64_t nh,
+	     bool valid, const char *tag, const char *name, double ns_per_run,
+	     struct prog_regression *out)
 {
 	struct rstate *st = rtab_id_find(r, id);
 
-	memset(out, 0, sizeof(*out));
-	out->baseline_ns = out->current_ns = out->change_pct = (double)NAN;
-	out->limit_ns = out->since = (double)NAN;
-	/* Ids are not reused soon, but they can be: then it is another program. */
 	if (st && (st->tag != tk || st->name_hash != nh)) {
 		forget(r, st);
 		st = NULL;
 	}
+	if (!st)
+		st = add(r, id, tk, nh);
 	if (!st) {
-		if (rtab_reserve(r))
-			return -ENOMEM;
-		st = rtab_find_gone(r, tk, nh);
-		if (st) {
-			/* A reload: the same program under a new id. */
-			struct regress_event *e = event_get(r, st->l.event);
-
-			rtab_gone_remove(r, st);
-			st->gone = false;
-			st->adopted = true;
-			st->id = id;
-			if (e) {
-				e->id = id;
-				if (st->l.active) {
-					e->end = (double)NAN;
-					e->gone = false;
-				}
-			}
-		} else {
-			st = calloc(1, sizeof(*st));
-			if (!st)
-				return -ENOMEM;
-			st->id = id;
-			st->tag = tk;
-			st->name_hash = nh;
-			st->first_seq = r->seq;
-			st->l.last_time = (double)NAN;
-			rtab_key_insert(r, st);
-		}
-		rtab_id_insert(r, st);
-		rtab_live_add(r, st);
+		report_none(out);
+		return -ENOMEM;
 	}
 	st->last_seq = r->seq;
-	if (isfinite(ns_per_run) && ns_per_run >= 0.0 && runs >= r->p.min_runs)
+	if (valid && learn_alloc(st)) {
+		report_none(out);
+		return -ENOMEM;
+	}
+	if (valid)
 		feed(r, st, id, tag, name, ns_per_run);
 	report(r, st, out);
 	return 0;
 }
 
+int regress__update_keyed(struct regress *r, uint32_t id, uint64_t tk,
+			  uint64_t nh, const char *tag, const char *name,
+			  double ns_per_run, double runs,
+			  struct prog_regression *out)
+{
+	bool valid = isfinite(ns_per_run) && ns_per_run >= 0.0 &&
+		     runs >= r->p.min_runs;
+	struct rlive *lv = live_find(r, id);
+
+	/* Ids are not reused soon, but they can be: then it is another program. */
+	if (lv && (lv->tag != tk || lv->name_hash != nh)) {
+		forget(r, lv->st);
+		lv->dead = true;
+		r->ndead++;
+		lv = NULL;
+	}
+	if (!lv)
+		return update_other(r, id, tk, nh, valid, tag, name, ns_per_run,
+				    out);
+	if (lv->seen != r->seq) {
+		lv->seen = r->seq;
+		r->nseen++;
+	}
+	/* find_young() looks at when the young ones were last seen. */
+	if (lv->first_seq + 2 >= r->seq)
+		lv->st->last_seq = r->seq;
+	if (valid || lv->stale)
+		return update_live(r, lv, valid, tag, name, ns_per_run, out);
+	/* The steady state: a program that did not run changes nothing. */
+	*out = lv->rep;
+	return 0;
+}
+
 void regress__end(struct regress *r)
 {
-	for (size_t i = 0; i < r->nlive;) {
-		struct rstate *st = r->live[i], *young;
+	size_t w = 0, retaken = 0;
 
-		if (st->last_seq == r->seq) {
-			i++;
-			continue;
+	/* The steady state: the same programs as at the last refresh. */
+	if (r->nadded || r->ndead || r->nseen != r->nlive) {
+		rtab_live_merge(r);
+		for (size_t i = 0; i < r->nlive; i++) {
+			struct rlive *lv = &r->live[i];
+			struct rstate *st = lv->st, *young;
+
+			if (lv->dead) {
+				free(st);
+				continue;
+			}
+			if (lv->seen == r->seq) {
+				if (w != i)
+					r->live[w] = *lv;
+				w++;
+				continue;
+			}
+			/* Gone since the last refresh. */
+			st->last_seq = lv->seen;
+			young = find_young(r, st);
+			if (young) {
+				/* The young one carries its event on. */
+				take_over(r, young, st);
+				retaken++;
+				forget(r, st);
+				free(st);
+				continue;
+			}
+			rtab_id_remove(r, st);
+			st->gone = true;
+			rtab_gone_append(r, st);
+			event_close_gone(r, st);
 		}
-		/* Gone since the last refresh; rtab_live_remove() moves the last here. */
-		young = find_young(r, st);
-		if (young) {
-			take_over(r, young, st);
-			st->l.event = 0;	/* the young one carries it on */
-			forget(r, st);
-			continue;
+		r->nlive = w;
+	}
+	/* What a young program took over is reported from the next refresh. */
+	for (size_t i = 0; retaken && i < r->nlive; i++) {
+		if (r->live[i].st->retaken) {
+			r->live[i].st->retaken = false;
+			r->live[i].stale = true;
+			retaken--;
 		}
-		rtab_id_remove(r, st);
-		rtab_live_remove(r, st);
-		st->gone = true;
-		rtab_gone_append(r, st);
-		event_close_gone(r, st);
 	}
 	while (r->gone_head && (r->ngone > GONE_MAX ||
 				r->seq - r->gone_head->last_seq > r->p.keep_gone))
@@ -466,7 +639,7 @@ void regress__end(struct regress *r)
 
 size_t regress__nr_tracked(const struct regress *r)
 {
-	return r->nlive + r->ngone;
+	return r->nlive + r->nadded + r->ngone;
 }
 
 size_t regress__nr_events(const struct regress *r)

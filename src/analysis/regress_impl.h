@@ -33,31 +33,68 @@ struct rlearn {
 	unsigned long event;		/* serial of its event, 0: none */
 };
 
-/* What the detector keeps per program: about 300 bytes with malloc's. */
+/*
+ * What the detector keeps per program: about 100 bytes with malloc's, and
+ * 200 more once it has run.
+ */
 struct rstate {
+	uint32_t id;
+	bool gone;
+	bool adopted;			/* took over a reloaded program */
+	bool dead;			/* forgotten, freed at regress__end() */
+	bool retaken;			/* took over at regress__end(): report again */
+	uint64_t tag;			/* the tag's 8 bytes */
+	uint64_t name_hash;
+	/*
+	 * Refresh it was last seen at: kept up to date while it is gone,
+	 * young (see find_young()) or new; for the others, struct rlive
+	 * says, and gives it here when they go.
+	 */
+	unsigned long last_seq;
+	unsigned long first_seq;	/* refresh it appeared at */
 	struct rstate *id_next;		/* id hash chain (live only) */
 	struct rstate *key_next;	/* identity hash chain */
 	struct rstate *gone_prev;	/* the gone list, oldest first */
 	struct rstate *gone_next;
-	size_t idx;			/* in r->live, while live */
+	struct rlearn *l;		/* NULL until it first has a value */
+};
+
+/*
+ * A program present at the end of the last refresh: what a refresh needs
+ * of it side by side, in an array in id order, so that a program that
+ * did not run costs a step along that array and no look at its state.
+ */
+struct rlive {
 	uint32_t id;
-	uint64_t tag;			/* the tag's 8 bytes */
-	uint64_t name_hash;
-	unsigned long first_seq;	/* refresh it appeared at */
-	unsigned long last_seq;		/* refresh it was last seen at */
-	bool gone;
-	bool adopted;			/* took over a reloaded program */
-	struct rlearn l;
+	bool stale;			/* rep is not what st->l says */
+	bool dead;			/* st forgotten (freed at regress__end()) */
+	uint64_t tag, name_hash;	/* st's */
+	unsigned long seen;		/* refresh it was last seen at */
+	unsigned long first_seq;	/* st's */
+	struct rstate *st;
+	struct prog_regression rep;	/* report() of st as of its last change */
 };
 
 struct regress {
 	struct regress_params p;
 	unsigned long seq;		/* refresh number */
 	double now;
-	struct rstate **live;		/* every program present, any order */
+	/*
+	 * Every program present at the end of the last refresh, ascending
+	 * id: callers that go in id order (the program table does) are
+	 * found by a cursor, with no hash lookup. Programs that appear
+	 * during a refresh wait in added until regress__end() merges them.
+	 */
+	struct rlive *live;
 	size_t nlive, live_cap;
+	size_t cursor;			/* where the last lookup ended */
+	size_t nseen;			/* live entries seen this refresh */
+	size_t ndead;			/* live entries forgotten this refresh */
+	struct rstate **added;		/* new this refresh, in call order */
+	size_t nadded, added_cap;
 	struct rstate **by_id;		/* hash buckets, live programs */
 	size_t id_buckets;
+	size_t nids;			/* in by_id */
 	struct rstate **by_key;		/* hash buckets, live and gone */
 	size_t key_buckets;
 	size_t nkeyed;
@@ -87,9 +124,13 @@ void rtab_key_remove(struct regress *r, struct rstate *st);
 struct rstate *rtab_key_chain(const struct regress *r, uint64_t tag,
 			      uint64_t nh);
 
-/* The live array (any order) and the gone list (oldest first). */
+/*
+ * The live array: a program that appears waits in added until
+ * rtab_live_merge() puts every added one in place (ascending id),
+ * leaving out the dead and freeing them.
+ */
 void rtab_live_add(struct regress *r, struct rstate *st);
-void rtab_live_remove(struct regress *r, struct rstate *st);
+void rtab_live_merge(struct regress *r);
 void rtab_gone_append(struct regress *r, struct rstate *st);
 void rtab_gone_remove(struct regress *r, struct rstate *st);
 

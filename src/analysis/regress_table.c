@@ -6,6 +6,7 @@
 #include "util/grow.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static uint64_t mix(uint64_t x)
@@ -80,6 +81,7 @@ void rtab_id_insert(struct regress *r, struct rstate *st)
 
 	st->id_next = r->by_id[h];
 	r->by_id[h] = st;
+	r->nids++;
 }
 
 void rtab_id_remove(struct regress *r, struct rstate *st)
@@ -88,8 +90,10 @@ void rtab_id_remove(struct regress *r, struct rstate *st)
 
 	while (*pp && *pp != st)
 		pp = &(*pp)->id_next;
-	if (*pp)
+	if (*pp) {
 		*pp = st->id_next;
+		r->nids--;
+	}
 	st->id_next = NULL;
 }
 
@@ -117,16 +121,48 @@ void rtab_key_remove(struct regress *r, struct rstate *st)
 
 void rtab_live_add(struct regress *r, struct rstate *st)
 {
-	st->idx = r->nlive;
-	r->live[r->nlive++] = st;
+	r->added[r->nadded++] = st;
 }
 
-void rtab_live_remove(struct regress *r, struct rstate *st)
+static int cmp_id(const void *a, const void *b)
 {
-	struct rstate *last = r->live[--r->nlive];
+	uint32_t x = (*(struct rstate *const *)a)->id;
+	uint32_t y = (*(struct rstate *const *)b)->id;
 
-	r->live[st->idx] = last;
-	last->idx = st->idx;
+	return x < y ? -1 : x > y;
+}
+
+void rtab_live_merge(struct regress *r)
+{
+	size_t i = r->nlive, j = r->nadded, k = r->nlive + r->nadded;
+	bool sorted = true;
+
+	for (size_t a = 1; sorted && a < r->nadded; a++)
+		sorted = r->added[a - 1]->id <= r->added[a]->id;
+	if (!sorted)
+		qsort(r->added, r->nadded, sizeof(*r->added), cmp_id);
+	/* From the end down, in place: rtab_reserve() made the room. */
+	while (j > 0) {
+		struct rstate *st;
+
+		if (i > 0 && r->live[i - 1].id > r->added[j - 1]->id) {
+			r->live[--k] = r->live[--i];
+			continue;
+		}
+		st = r->added[--j];
+		r->live[--k] = (struct rlive){
+			.id = st->id,
+			.stale = true,
+			.dead = st->dead,
+			.tag = st->tag,
+			.name_hash = st->name_hash,
+			.seen = st->last_seq,
+			.first_seq = st->first_seq,
+			.st = st,
+		};
+	}
+	r->nlive += r->nadded;
+	r->nadded = 0;
 }
 
 void rtab_gone_append(struct regress *r, struct rstate *st)
@@ -157,9 +193,13 @@ void rtab_gone_remove(struct regress *r, struct rstate *st)
 
 int rtab_reserve(struct regress *r)
 {
-	if (ARRAY_GROW(r->live, r->live_cap, r->nlive + 1, 64))
+	size_t need = r->nlive + r->nadded + 1;
+
+	if (ARRAY_GROW(r->live, r->live_cap, need, 64))
 		return -ENOMEM;
-	if (r->nlive + 1 > r->id_buckets && rehash(r, false))
+	if (ARRAY_GROW(r->added, r->added_cap, r->nadded + 1, 64))
+		return -ENOMEM;
+	if (r->nids + 1 > r->id_buckets && rehash(r, false))
 		return -ENOMEM;
 	if (r->nkeyed + 1 > r->key_buckets && rehash(r, true))
 		return -ENOMEM;

@@ -14,27 +14,31 @@ struct prog_owner {
 	char comm[PROG_COMM_LEN];
 };
 
-/* One program as seen at one refresh: plain data, no kernel handles. */
+/*
+ * One program as seen at one refresh: plain data, no kernel handles. What
+ * every refresh reads or writes for every program comes first, together
+ * (a refresh of 10,000 programs is bound by cache misses); the name last.
+ */
 struct prog_sample {
 	uint32_t id;
 	uint32_t type;			/* enum bpf_prog_type */
-	const char *type_name;		/* static string, e.g. "xdp" */
-	char name[PROG_NAME_MAX];	/* full name (BTF) or kernel name; "" if none */
-	char tag[PROG_TAG_LEN];
+	/* What identifies the program across reloads, set with tag and name. */
+	uint64_t tag_key;		/* prog_tag_key(tag) */
 	uint64_t run_cnt;		/* kernel's cumulative counters */
 	uint64_t run_time_ns;
 	uint64_t recursion_misses;
-	uint64_t load_time_ns;		/* CLOCK_BOOTTIME at load */
+	uint64_t name_key;		/* prog_name_key(name) */
+	const char *type_name;		/* static string, e.g. "xdp" */
+	uint32_t nr_owners;
 	uint32_t uid;
+	struct prog_owner *owners;	/* owned by the table */
+	uint64_t load_time_ns;		/* CLOCK_BOOTTIME at load */
 	uint32_t btf_id;
 	uint32_t xlated_len;
 	uint32_t jited_len;
 	uint32_t nr_map_ids;
-	uint32_t nr_owners;
-	struct prog_owner *owners;	/* owned by the table */
-	/* What identifies the program across reloads, set with tag and name. */
-	uint64_t tag_key;		/* prog_tag_key(tag) */
-	uint64_t name_key;		/* prog_name_key(name) */
+	char tag[PROG_TAG_LEN];
+	char name[PROG_NAME_MAX];	/* full name (BTF) or kernel name; "" if none */
 };
 
 /*

@@ -42,6 +42,12 @@ struct needle {
 	size_t len;
 	bool is_pid;
 	uint32_t pid;
+	/*
+	 * Type names are static strings, a few dozen for any number of
+	 * programs: the last one looked at, and whether it matched.
+	 */
+	const char *type_name;
+	bool type_match;
 };
 
 static inline unsigned char fold(unsigned char c)
@@ -71,6 +77,8 @@ static bool needle_init(struct needle *nd, const char *text)
 	if (v > UINT32_MAX)
 		nd->is_pid = false;
 	nd->pid = (uint32_t)v;
+	nd->type_name = NULL;
+	nd->type_match = false;
 	return true;
 }
 
@@ -98,13 +106,17 @@ static bool has_needle(const char *hay, const struct needle *nd)
 	return false;
 }
 
-static bool row_matches_nd(const struct prog_row *row, const struct needle *nd)
+static bool row_matches_nd(const struct prog_row *row, struct needle *nd)
 {
 	const struct prog_sample *s = row->s;
 
 	if (has_needle(s->name, nd))
 		return true;
-	if (s->type_name && has_needle(s->type_name, nd))
+	if (s->type_name && s->type_name != nd->type_name) {
+		nd->type_name = s->type_name;
+		nd->type_match = has_needle(s->type_name, nd);
+	}
+	if (s->type_name && nd->type_match)
 		return true;
 	for (uint32_t i = 0; i < s->nr_owners; i++) {
 		if (has_needle(s->owners[i].comm, nd))

@@ -16,6 +16,7 @@
 struct bpf_link;
 struct pid_scan;
 struct prog_iter_bpf;
+struct prog_info_full;
 struct prog_iter_entry;
 struct prog_stats_iter;
 
@@ -25,17 +26,19 @@ struct counters {
 	uint64_t run_cnt, run_time_ns, recursion_misses;
 };
 
-/* One program between refreshes. */
+/*
+ * One program between refreshes. A steady refresh reads and writes prev
+ * and the start of cur (id, tag_key, counters): they are adjacent.
+ */
 struct slot {
-	struct prog_sample cur;
 	struct counters prev;
+	struct prog_sample cur;
 	int fd;				/* -1 when not held */
-	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	bool counted;			/* refcnt includes our fd */
+	bool released;			/* let go once: never held again */
+	int64_t refcnt;			/* from the iterator, -1 if unknown */
 	int64_t other_fds;		/* other instances' fds, this scan */
 	int64_t prev_other_fds;		/* the same, previous scan */
-	bool released;			/* let go once: never held again */
-	uint8_t tag_raw[8];		/* PROG_ENUM_STATS: the tag, to spot a reused id */
 };
 
 struct prog_table {
@@ -58,8 +61,14 @@ struct prog_table {
 	size_t nids, ids_cap;
 
 	uint64_t time_ns, prev_time_ns;
+	bool same;			/* prog_table__same() */
 	struct prog_sample prev_view;	/* what prog_table__prev() returns */
 	size_t fd_budget;		/* how many fds the table may hold */
+
+	/* With a hook, new programs are read whole and shown to it. */
+	prog_table_new_fn *on_new;
+	void *on_new_ctx;
+	struct prog_info_full *full;	/* its buffers, kept */
 };
 
 static inline bool is_own(const struct prog_table *t, uint32_t id)
@@ -77,8 +86,30 @@ int prog_slots_grow(struct prog_table *t, size_t need, bool scratch);
 int prog_sample_read(int fd, const struct prog_sample *old,
 		     struct prog_sample *s);
 
+/*
+ * A program seen for the first time, read whole into @f (instructions,
+ * functions, map ids, ...) for the table's hook, and @s filled from it.
+ */
+int prog_sample_read_full(int fd, struct prog_info_full *f,
+			  struct prog_sample *s);
+
+/*
+ * Read new program @fd into @s: whole if the table has a hook, else as
+ * prog_sample_read() does. 0 or a negative errno. Once the table keeps
+ * the program, prog_sample_announce() shows it to the hook.
+ */
+int prog_sample_read_new(struct prog_table *t, int fd, struct prog_sample *s);
+void prog_sample_announce(struct prog_table *t);
+
 /* The previous sample, as far as rates need it: id and counters. */
-void prog_keep_counters(const struct prog_sample *cur, struct counters *prev);
+static inline void prog_keep_counters(const struct prog_sample *cur,
+				      struct counters *prev)
+{
+	prev->id = cur->id;
+	prev->run_cnt = cur->run_cnt;
+	prev->run_time_ns = cur->run_time_ns;
+	prev->recursion_misses = cur->recursion_misses;
+}
 
 /*
  * PROG_ENUM_STATS: one iterator read, info only for programs new here

@@ -119,9 +119,18 @@ int prog_stats_iter__open(struct prog_stats_iter **out)
 		goto fail;
 	}
 	it->prog_id = prog_id_of_fd(it->skel->progs.ebpftop_progs.prog_fd);
-	/* A first read proves the per-CPU offsets can be learnt here. */
+	/*
+	 * A first read proves the per-CPU offsets can be learnt here. It
+	 * stops at the first program: a whole walk costs milliseconds with
+	 * many programs loaded, and start-up has one to do already.
+	 */
+	it->skel->bss->offsets_only = 1;
 	err = prog_stats_iter__read(it, &(const struct prog_stats_entry *){ NULL },
 				    &(size_t){ 0 });
+	it->skel->bss->offsets_only = 0;
+	/* A program that ends a read before writing anything: EAGAIN. */
+	if (err == -EAGAIN)
+		err = 0;
 	if (!err && !it->skel->bss->offsets_ok)
 		err = -ENOTSUP;
 	if (err)

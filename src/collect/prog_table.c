@@ -21,6 +21,7 @@
 #include "prog_iter.skel.h"
 #include "util/bpf_prog.h"
 #include "util/clock.h"
+#include "util/prog_info.h"
 #include "util/quiet.h"
 #include "util/grow.h"
 
@@ -118,6 +119,13 @@ int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
 	return 0;
 }
 
+void prog_table__on_new(struct prog_table *t, prog_table_new_fn *fn,
+			void *ctx)
+{
+	t->on_new = fn;
+	t->on_new_ctx = ctx;
+}
+
 enum prog_enum_mode prog_table__mode(const struct prog_table *t)
 {
 	return t->mode;
@@ -139,6 +147,8 @@ void prog_table__free(struct prog_table *t)
 	free(t->scratch);
 	free(t->owners);
 	free(t->ids);
+	prog_info_full_free(t->full);
+	free(t->full);
 	free(t);
 }
 
@@ -370,8 +380,11 @@ static int refresh_info(struct prog_table *t)
 			if (fd < 0)
 				continue;
 		}
-		if (prog_sample_read(fd, prev ? &prev->cur : NULL, &ns->cur))
+		if (prev ? prog_sample_read(fd, &prev->cur, &ns->cur) :
+			   prog_sample_read_new(t, fd, &ns->cur))
 			goto drop;
+		if (!prev)
+			prog_sample_announce(t);
 		ns->refcnt = t->ids[i].refcnt;
 		/* An fd opened after the iterator read is not in its count. */
 		ns->counted = held_before;
@@ -410,6 +423,7 @@ drop:
 		if (t->slots[old].fd >= 0)
 			close(t->slots[old].fd);
 	}
+	t->same = false;	/* not worth finding out here */
 	tmp = t->slots;
 	t->slots = t->scratch;
 	t->scratch = tmp;
@@ -443,6 +457,11 @@ const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i)
 	t->prev_view.run_time_ns = c->run_time_ns;
 	t->prev_view.recursion_misses = c->recursion_misses;
 	return &t->prev_view;
+}
+
+bool prog_table__same(const struct prog_table *t)
+{
+	return t->same;
 }
 
 uint64_t prog_table__time_ns(const struct prog_table *t)

@@ -26,6 +26,17 @@ enum prog_enum_mode {
 int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
 		    bool pid_iter);
 void prog_table__free(struct prog_table *t);
+/*
+ * A hook called once for each program the table reads for the first time,
+ * with all that BPF_OBJ_GET_INFO_BY_FD says of it (instructions, functions,
+ * JIT symbols, map ids), so that another reader of new programs need not
+ * open and read them again. @f is valid during the call only.
+ */
+struct prog_info_full;
+typedef void prog_table_new_fn(void *ctx, struct prog_info_full *f);
+void prog_table__on_new(struct prog_table *t, prog_table_new_fn *fn,
+			void *ctx);
+
 /* How the table lists programs (which iterators loaded). */
 enum prog_enum_mode prog_table__mode(const struct prog_table *t);
 
@@ -44,6 +55,13 @@ const struct prog_sample *prog_table__sample(const struct prog_table *t,
  * and counters only, valid until the next call.
  */
 const struct prog_sample *prog_table__prev(struct prog_table *t, size_t i);
+/*
+ * Whether the latest refresh found the very programs of the one before, in
+ * the same order (sample i is the same program as at the previous
+ * refresh). False after the first refresh, and whenever the table cannot
+ * tell cheaply.
+ */
+bool prog_table__same(const struct prog_table *t);
 /* CLOCK_MONOTONIC time of the latest and previous refresh, in ns. */
 uint64_t prog_table__time_ns(const struct prog_table *t);
 uint64_t prog_table__prev_time_ns(const struct prog_table *t);

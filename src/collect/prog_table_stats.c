@@ -4,6 +4,7 @@
 
 #include "collect/prog_slots.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,25 +13,43 @@
 #include "util/bpf_prog.h"
 #include "util/clock.h"
 
+/* The tag's 8 bytes as prog_sample_read() makes tag_key of them. */
+static inline uint64_t entry_tag_key(const struct prog_stats_entry *e)
+{
+	uint64_t k;
+
+	memcpy(&k, e->tag, sizeof(k));
+	return be64toh(k);
+}
+
+/* Whether slot @sl holds the program of record @e (an id can be reused). */
+static inline bool same_prog(const struct slot *sl,
+			     const struct prog_stats_entry *e)
+{
+	return sl->cur.id == e->id && sl->cur.tag_key == entry_tag_key(e);
+}
+
 /*
  * What a program's info says and changes rarely, from one
  * BPF_OBJ_GET_INFO_BY_FD: @s gets everything but the counters, which the
  * iterator's @e gives. -ENOENT when the program went away meanwhile.
  */
-static int sample_new(const struct prog_stats_entry *e, struct prog_sample *s)
+static int sample_new(struct prog_table *t, const struct prog_stats_entry *e,
+		      struct prog_sample *s)
 {
 	int fd, err;
 
 	fd = prog_fd_by_id(e->id, NULL, 0);
 	if (fd < 0)
 		return fd;
-	err = prog_sample_read(fd, NULL, s);
+	err = prog_sample_read_new(t, fd, s);
 	close(fd);
 	if (err)
 		return err;
 	/* The program behind the id changed between the two reads. */
-	if (s->type != e->type)
+	if (s->type != e->type || s->tag_key != entry_tag_key(e))
 		return -ENOENT;
+	prog_sample_announce(t);
 	return 0;
 }
 
@@ -61,8 +80,7 @@ static size_t update_same(struct prog_table *t, const struct prog_stats_entry *e
 		if (k == t->n)
 			break;
 		sl = &t->slots[k];
-		if (sl->cur.id != e[i].id ||
-		    memcmp(sl->tag_raw, e[i].tag, sizeof(e[i].tag)))
+		if (!same_prog(sl, &e[i]))
 			break;
 		prog_keep_counters(&sl->cur, &sl->prev);
 		sample_counters(&e[i], &sl->cur);
@@ -89,6 +107,8 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 	*new_progs = false;
 	/* The steady state: the same programs, counters updated in place. */
 	updated = update_same(t, e, n, &same);
+	/* The first refresh has nothing to be the same as. */
+	t->same = same && t->prev_time_ns;
 	if (same)
 		return 0;
 	/*
@@ -101,8 +121,7 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 
 		while (j < n && e[j].id < sl->cur.id)
 			j++;
-		if (j == n || e[j].id != sl->cur.id || is_own(t, e[j].id) ||
-		    memcmp(sl->tag_raw, e[j].tag, sizeof(e[j].tag)))
+		if (j == n || is_own(t, e[j].id) || !same_prog(sl, &e[j]))
 			continue;	/* gone, or its id names another program */
 		/* The first @updated ones were updated already. */
 		if (o >= updated) {
@@ -143,7 +162,7 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 		}
 		ns = &t->slots[--pos];
 		memset(ns, 0, sizeof(*ns));
-		if (sample_new(&e[j], &ns->cur)) {
+		if (sample_new(t, &e[j], &ns->cur)) {
 			ns->cur.id = 0;	/* gone meanwhile: a hole, closed below */
 			holes++;
 			continue;
@@ -151,7 +170,6 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 		ns->cur.owners = NULL;
 		ns->cur.nr_owners = 0;
 		sample_counters(&e[j], &ns->cur);
-		memcpy(ns->tag_raw, e[j].tag, sizeof(ns->tag_raw));
 		ns->fd = -1;
 		ns->refcnt = -1;
 		ns->released = true;

@@ -13,6 +13,7 @@
 
 struct stats_ctl {
 	int fd;			/* BPF_ENABLE_STATS fd, or -1 */
+	int sysctl_fd;		/* the sysctl, open for reading, or -1 */
 	bool use_sysctl;	/* the fd call is unavailable (or forced off) */
 	bool sysctl_set;	/* ebpftop wrote 1 to the sysctl */
 };
@@ -20,19 +21,25 @@ struct stats_ctl {
 /* The signal handler's view of sysctl_set: only ever 0 -> 1 -> 0. */
 static volatile sig_atomic_t emergency_sysctl_set;
 
-static int sysctl_read(void)
+/*
+ * The sysctl's value, 1 or 0. Read at every refresh: the file stays open
+ * and each read starts again at offset 0, which makes the kernel format
+ * the current value anew.
+ */
+static int sysctl_read(struct stats_ctl *c)
 {
-	char c = 0;
-	int fd = open(STATS_SYSCTL, O_RDONLY | O_CLOEXEC);
+	char v = 0;
 	ssize_t r;
 
-	if (fd < 0)
-		return -errno;
-	r = read(fd, &c, 1);
-	close(fd);
+	if (c->sysctl_fd < 0) {
+		c->sysctl_fd = open(STATS_SYSCTL, O_RDONLY | O_CLOEXEC);
+		if (c->sysctl_fd < 0)
+			return -errno;
+	}
+	r = pread(c->sysctl_fd, &v, 1, 0);
 	if (r != 1)
-		return -EIO;
-	return c == '1';
+		return r < 0 ? -errno : -EIO;
+	return v == '1';
 }
 
 /* Async-signal-safe: open/write/close only. */
@@ -72,7 +79,7 @@ static int stats_on(struct stats_ctl *c)
 			return err;
 		c->use_sysctl = true;
 	}
-	if (sysctl_read() == 1)
+	if (sysctl_read(c) == 1)
 		return 0;	/* someone else's: nothing to undo later */
 	err = sysctl_write(1);
 	if (err)
@@ -103,11 +110,12 @@ int stats_ctl__new(struct stats_ctl **out, bool enable, bool force_sysctl)
 	if (!c)
 		return -ENOMEM;
 	c->fd = -1;
+	c->sysctl_fd = -1;
 	c->use_sysctl = force_sysctl;
 	if (enable) {
 		err = stats_on(c);
 		if (err) {
-			free(c);
+			stats_ctl__free(c);
 			return err;
 		}
 	}
@@ -120,13 +128,15 @@ void stats_ctl__free(struct stats_ctl *c)
 	if (!c)
 		return;
 	stats_off(c);
+	if (c->sysctl_fd >= 0)
+		close(c->sysctl_fd);
 	free(c);
 }
 
 enum stats_state stats_ctl__state(struct stats_ctl *c)
 {
 	/* A sysctl at 1 that ebpftop did not write belongs to someone else. */
-	if (!c->sysctl_set && sysctl_read() == 1)
+	if (!c->sysctl_set && sysctl_read(c) == 1)
 		return STATS_ON_SYSTEM;
 	if (c->fd >= 0)
 		return STATS_ON_FD;

@@ -32,7 +32,7 @@ struct hprog {
 	double acc_runs, acc_ns, acc_dt; /* the open bucket so far */
 	bool acc_valid, acc_flag;
 	bool bucket_open;	/* bucket is set */
-	bool seen;
+	unsigned long seen;	/* the refresh it was last updated in */
 	uint16_t fine_n, fine_head;
 	struct fine_s *fine;	/* HIST_FINE, allocated once the program ran */
 	uint32_t *coarse;	/* HIST_COARSE: ns << 16 | rs (+ flag) */
@@ -42,6 +42,12 @@ struct history {
 	struct hprog **p;	/* ascending id */
 	size_t n, cap;
 	double now;
+	unsigned long seq;	/* refresh number */
+	/*
+	 * Programs before it have ids below the last one looked up: callers
+	 * that go in id order (every refresh does) need no search.
+	 */
+	size_t cursor;
 };
 
 uint16_t hist_encode(double v, double scale, uint16_t max)
@@ -100,8 +106,8 @@ void history__free(struct history *h)
 void history__begin(struct history *h, double now)
 {
 	h->now = now;
-	for (size_t i = 0; i < h->n; i++)
-		h->p[i]->seen = false;
+	h->seq++;
+	h->cursor = 0;
 }
 
 static size_t lower_bound(const struct history *h, uint32_t id)
@@ -126,6 +132,23 @@ static struct hprog *find(const struct history *h, uint32_t id)
 	return i < h->n && h->p[i]->id == id ? h->p[i] : NULL;
 }
 
+/* Program @id, from where the last lookup ended if the ids go up. */
+static struct hprog *find_next(struct history *h, uint32_t id)
+{
+	size_t c = h->cursor;
+
+	if (c > 0 && h->p[c - 1]->id >= id)
+		return find(h, id);	/* out of order */
+	while (c < h->n && h->p[c]->id < id)
+		c++;
+	h->cursor = c;
+	if (c < h->n && h->p[c]->id == id) {
+		h->cursor = c + 1;
+		return h->p[c];
+	}
+	return NULL;
+}
+
 static int insert(struct history *h, struct hprog *p)
 {
 	size_t i;
@@ -136,6 +159,7 @@ static int insert(struct history *h, struct hprog *p)
 	memmove(&h->p[i + 1], &h->p[i], (h->n - i) * sizeof(*h->p));
 	h->p[i] = p;
 	h->n++;
+	h->cursor = i + 1;
 	return 0;
 }
 
@@ -143,6 +167,8 @@ static void remove_at(struct history *h, size_t i)
 {
 	memmove(&h->p[i], &h->p[i + 1], (h->n - i - 1) * sizeof(*h->p));
 	h->n--;
+	if (h->cursor > i)
+		h->cursor--;
 }
 
 /* Close the open bucket and open the one of time @t. */
@@ -204,7 +230,7 @@ int history__update(struct history *h, uint32_t id, const char *tag,
 		    const char *name, double interval_s, double ns_per_run,
 		    double runs_per_s, bool flagged)
 {
-	struct hprog *p = find(h, id);
+	struct hprog *p = find_next(h, id);
 
 	if (!p) {
 		uint64_t ident;
@@ -238,7 +264,7 @@ int history__update(struct history *h, uint32_t id, const char *tag,
 			return -ENOMEM;
 		}
 	}
-	p->seen = true;
+	p->seen = h->seq;
 	p->gone = 0;
 	if (!p->fine) {
 		p->fine = calloc(HIST_FINE, sizeof(*p->fine));
@@ -260,7 +286,7 @@ void history__end(struct history *h)
 	for (size_t i = 0; i < h->n;) {
 		struct hprog *p = h->p[i];
 
-		if (!p->seen && ++p->gone > HIST_KEEP_GONE) {
+		if (p->seen != h->seq && ++p->gone > HIST_KEEP_GONE) {
 			remove_at(h, i);
 			hprog_free(p);
 			continue;

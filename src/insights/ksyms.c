@@ -16,6 +16,14 @@
 #include <bpf/bpf.h>
 #include <linux/btf.h>
 
+/* bpftool's generated code does arithmetic on void pointers. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpointer-arith"
+#include "ksym_names.lskel.h"
+#include "bpf/ksym_names.h"
+#pragma GCC diagnostic pop
+#include "util/quiet.h"
+
 static const char *intern(struct insights *in, const char *s)
 {
 	char *d;
@@ -314,12 +322,103 @@ const char *insights_call_name(struct insights *in, const struct raw_call *rc)
 	return k->name;
 }
 
+/*
+ * The naming program, loaded if need be, run over the first @n addresses
+ * of its batch: 0, or a negative errno (then /proc/kallsyms is read, from
+ * now on).
+ */
+static int namer_run(struct insights *in, uint32_t n)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o);
+	int err;
+
+	if (in->kallsyms_only)
+		return -ENOTSUP;
+	if (!in->namer) {
+		libbpf_print_fn_t old = libbpf_quiet();
+
+		in->namer = ksym_names_bpf__open_and_load();
+		libbpf_set_print(old);
+		if (!in->namer) {
+			in->kallsyms_only = true;
+			return -ENOTSUP;
+		}
+	}
+	in->namer->bss->n = n;
+	err = bpf_prog_test_run_opts(in->namer->progs.ebpftop_ksyms.prog_fd, &o);
+	if (err || o.retval) {
+		in->kallsyms_only = true;
+		return err ? err : -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The name "%pS" gave for an address, if the address is where a symbol
+ * starts ("name+0x0/0x40", with " [module]" after it for a module's):
+ * what /proc/kallsyms lists at that address.
+ */
+static bool exact_name(char *s)
+{
+	char *plus = strchr(s, '+');
+
+	if (!plus || plus == s || strncmp(plus, "+0x0/", 5))
+		return false;
+	*plus = '\0';
+	return true;
+}
+
+/* Name the call targets not named yet, by the kernel's symbol lookup. */
+static int namer_name_all(struct insights *in)
+{
+	size_t i = 0;
+
+	while (i < in->nr_syms) {
+		struct ksym *batch[KSYM_NAMES_MAX];
+		uint32_t n = 0;
+		int err;
+
+		/* Loaded already, to look up __bpf_call_base, or loaded here. */
+		if (!in->namer && (err = namer_run(in, 0)))
+			return err;
+		for (; i < in->nr_syms && n < KSYM_NAMES_MAX; i++) {
+			if (in->syms[i].name)
+				continue;
+			batch[n] = &in->syms[i];
+			in->namer->bss->addr[n++] = in->syms[i].addr;
+		}
+		if (!n)
+			break;
+		err = namer_run(in, n);
+		if (err)
+			return err;
+		for (uint32_t k = 0; k < n; k++) {
+			char *s = in->namer->bss->name[k];
+
+			s[KSYM_NAME_LEN - 1] = '\0';
+			if (exact_name(s))
+				batch[k]->name = intern(in, s);
+		}
+	}
+	return 0;
+}
+
+void insights_syms_free(struct insights *in)
+{
+	ksym_names_bpf__destroy(in->namer);
+	in->namer = NULL;
+}
+
 void insights_syms_base(struct insights *in)
 {
-	if (!in->base_read) {
-		in->base_read = true;
-		scan_kallsyms(in, true);
+	if (in->base_read)
+		return;
+	in->base_read = true;
+	if (!namer_run(in, 0)) {
+		in->call_base = in->namer->bss->call_base;
+		return;
 	}
+	scan_kallsyms(in, true);
 }
 
 void insights_syms_name_all(struct insights *in)
@@ -327,7 +426,13 @@ void insights_syms_name_all(struct insights *in)
 	if (!in->helpers_read)
 		read_helper_names(in);
 	if (unnamed_syms(in)) {
-		scan_kallsyms(in, false);
+		if (namer_name_all(in))
+			scan_kallsyms(in, false);
 		name_syms(in);
+	}
+	/* Loaded for this batch of programs only: it is a program too. */
+	if (in->namer) {
+		ksym_names_bpf__destroy(in->namer);
+		in->namer = NULL;
 	}
 }

@@ -17,14 +17,37 @@
 #include <linux/btf.h>
 
 #include "util/bpf_prog.h"
-#include "util/quiet.h"
+#include "util/grow.h"
+#include "util/prog_info.h"
 
 #define PAGE_SZ 4096u
 
 
 struct insights *insights__new(void)
 {
-	return calloc(1, sizeof(struct insights));
+	struct insights *in = calloc(1, sizeof(struct insights));
+	const char *v = getenv("EBPFTOP_NO_KSYM_PROG");
+
+	if (in)
+		in->kallsyms_only = v && *v && strcmp(v, "0");
+	return in;
+}
+
+static void pending_free(struct pending_prog *q)
+{
+	prog_insights_clear(q->p);
+	free(q->p);
+	free(q->rc);
+	memset(q, 0, sizeof(*q));
+}
+
+/* Let go of the programs added and not taken, from the @from-th on. */
+static void drop_incoming(struct insights *in, size_t from)
+{
+	for (size_t i = from; i < in->nr_incoming; i++)
+		if (in->incoming[i].p)
+			pending_free(&in->incoming[i]);
+	in->nr_incoming = 0;
 }
 
 void insights__free(struct insights *in)
@@ -36,11 +59,16 @@ void insights__free(struct insights *in)
 		free(in->progs[i]);
 	}
 	free(in->progs);
+	free(in->ids);
 	free(in->spare);
 	free(in->rc);
 	free(in->nrc);
 	for (size_t i = 0; i < sizeof(in->scratch) / sizeof(in->scratch[0]); i++)
 		free(in->scratch[i]);
+	prog_info_full_free(&in->full);
+	insights_syms_free(in);
+	drop_incoming(in, 0);
+	free(in->incoming);
 	free(in->syms);
 	for (size_t i = 0; i < in->nr_names; i++)
 		free(in->names[i]);
@@ -52,12 +80,13 @@ void insights__free(struct insights *in)
 }
 
 static int add_raw(struct raw_call **v, uint32_t *nr, uint64_t addr,
-		   uint8_t kind)
+		   int32_t imm, uint8_t kind)
 {
 	struct raw_call *n;
 
 	for (uint32_t i = 0; i < *nr; i++) {
-		if ((*v)[i].addr == addr && (*v)[i].kind == kind) {
+		if ((*v)[i].addr == addr && (*v)[i].imm == imm &&
+		    (*v)[i].kind == kind) {
 			(*v)[i].calls++;
 			return 0;
 		}
@@ -66,7 +95,8 @@ static int add_raw(struct raw_call **v, uint32_t *nr, uint64_t addr,
 	if (!n)
 		return -ENOMEM;
 	*v = n;
-	n[(*nr)++] = (struct raw_call){ .addr = addr, .calls = 1, .kind = kind };
+	n[(*nr)++] = (struct raw_call){ .addr = addr, .imm = imm, .calls = 1,
+					.kind = kind };
 	return 0;
 }
 
@@ -131,28 +161,22 @@ static void read_maps(const uint32_t *ids, uint32_t n, struct prog_insights *p)
 	}
 }
 
-static void read_subprog_names(const struct bpf_func_info *fi, uint32_t nfi,
-			       uint32_t btf_id, struct prog_insights *p)
+static void read_subprog_names(struct prog_info_full *f,
+			       struct prog_insights *p)
 {
-	struct btf *btf = NULL;
+	const struct btf *btf = prog_info_full_btf(f);
 
-	if (btf_id) {
-		libbpf_print_fn_t old = libbpf_quiet();
-
-		btf = btf__load_from_kernel_by_id(btf_id);
-		libbpf_set_print(old);
-	}
 	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
 		const char *s = NULL;
 
-		if (btf && i < nfi) {
-			const struct btf_type *t = btf__type_by_id(btf, fi[i].type_id);
+		if (btf && i < f->nr_func_info) {
+			const struct btf_type *t =
+				btf__type_by_id(btf, f->func_info[i].type_id);
 
 			s = t ? btf__name_by_offset(btf, t->name_off) : NULL;
 		}
 		p->subprogs[i].name = s && *s ? strdup(s) : NULL;
 	}
-	btf__free(btf);
 }
 
 /* Scratch buffer @which of at least @n elements of @size bytes, zeroed. */
@@ -171,69 +195,26 @@ static void *scratch(struct insights *in, int which, size_t n, size_t size)
 	return memset(in->scratch[which], 0, bytes);
 }
 
-/* Read program @id; its call targets are left in @rc for naming. */
-static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
-		     struct raw_call **rc, uint32_t *nrc)
+/*
+ * Program @f's insights into @p, from what its info says: no system call
+ * but for its maps and BTF. Its call sites are left in @rc, to be named
+ * once the batch is read (resolve_calls()).
+ */
+static int from_full(struct insights *in, struct prog_info_full *f,
+		     struct prog_insights *p, struct raw_call **rc,
+		     uint32_t *nrc)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info), nfi, nks, nfl, nmaps;
-	struct bpf_insn *insns = NULL;
-	struct bpf_func_info *fi = NULL;
-	uint64_t *ksyms = NULL;
-	uint32_t *flens = NULL, *map_ids = NULL, *starts = NULL;
-	size_t n;
-	int fd, err = 0;
+	const struct bpf_insn *insns = f->insns;
+	const struct bpf_func_info *fi = f->func_info;
+	uint32_t nfi = f->nr_func_info, nks = f->nr_jited_ksyms;
+	uint32_t nfl = f->nr_jited_func_lens, *starts;
+	size_t n = f->nr_insns;
+	int err = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->id = id;
-	fd = bpf_prog_get_fd_by_id(id);
-	if (fd < 0)
-		return -errno;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		err = -errno;
-		goto out;
-	}
-	p->xlated_len = info.xlated_prog_len;
-	p->jited_len = info.jited_prog_len;
-	nfi = info.nr_func_info;
-	nks = info.nr_jited_ksyms;
-	nfl = info.nr_jited_func_lens;
-	nmaps = info.nr_map_ids;
-	n = info.xlated_prog_len / sizeof(*insns);
-	insns = scratch(in, 0, n, sizeof(*insns));
-	fi = scratch(in, 1, nfi, sizeof(*fi));
-	ksyms = scratch(in, 2, nks, sizeof(*ksyms));
-	flens = scratch(in, 3, nfl, sizeof(*flens));
-	map_ids = scratch(in, 4, nmaps, sizeof(*map_ids));
-	if (!insns || !fi || !ksyms || !flens || !map_ids) {
-		err = -ENOMEM;
-		goto out;
-	}
-	memset(&info, 0, sizeof(info));
-	info.xlated_prog_len = (__u32)(n * sizeof(*insns));
-	info.xlated_prog_insns = (__u64)(unsigned long)insns;
-	info.nr_func_info = nfi;
-	info.func_info_rec_size = sizeof(*fi);
-	info.func_info = (__u64)(unsigned long)fi;
-	info.nr_jited_ksyms = nks;
-	info.jited_ksyms = (__u64)(unsigned long)ksyms;
-	info.nr_jited_func_lens = nfl;
-	info.jited_func_lens = (__u64)(unsigned long)flens;
-	info.nr_map_ids = nmaps;
-	info.map_ids = (__u64)(unsigned long)map_ids;
-	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		err = -errno;
-		goto out;
-	}
-	/* The program is the same; only clamp to what was filled in. */
-	if (info.xlated_prog_len / sizeof(*insns) < n)
-		n = info.xlated_prog_len / sizeof(*insns);
-	nfi = info.nr_func_info < nfi ? info.nr_func_info : nfi;
-	nks = info.nr_jited_ksyms < nks ? info.nr_jited_ksyms : nks;
-	nfl = info.nr_jited_func_lens < nfl ? info.nr_jited_func_lens : nfl;
-	nmaps = info.nr_map_ids < nmaps ? info.nr_map_ids : nmaps;
-
+	p->id = f->info.id;
+	p->xlated_len = f->info.xlated_prog_len;
+	p->jited_len = f->info.jited_prog_len;
 	if (n) {
 		p->have_isa = true;
 		isa_classify(insns, n, 1, &p->isa);
@@ -242,15 +223,13 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 	/* Subprograms: BTF func_info, else the JIT's functions. */
 	p->nr_subprogs = nfi ? nfi : (nfl ? nfl : 1);
 	p->subprogs = calloc(p->nr_subprogs, sizeof(*p->subprogs));
-	starts = scratch(in, 5, p->nr_subprogs + 1, sizeof(*starts));
-	if (!p->subprogs || !starts) {
-		err = -ENOMEM;
-		goto out;
-	}
+	starts = scratch(in, 0, p->nr_subprogs + 1, sizeof(*starts));
+	if (!p->subprogs || !starts)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
 		starts[i] = nfi ? fi[i].insn_off : 0;
 		if (nfl == p->nr_subprogs)
-			p->subprogs[i].jited_len = flens[i];
+			p->subprogs[i].jited_len = f->jited_func_lens[i];
 	}
 	starts[p->nr_subprogs] = (uint32_t)n;
 	if (!nfi && p->nr_subprogs == 1)
@@ -265,7 +244,7 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 				k++;
 		}
 	}
-	read_subprog_names(fi, nfi, info.btf_id, p);
+	read_subprog_names(f, p);
 
 	/* Calls: helpers, kfuncs, bpf2bpf, tail calls. */
 	for (size_t i = 0; i < n && !err; i++) {
@@ -285,26 +264,116 @@ static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
 		}
 		if (c->src_reg == 0 && c->imm == BPF_FUNC_tail_call) {
 			p->tail_calls++;
-			err = add_raw(rc, nrc, BPF_FUNC_tail_call, INSIGHT_HELPER);
+			err = add_raw(rc, nrc, BPF_FUNC_tail_call, 0,
+				      INSIGHT_HELPER);
 			continue;
 		}
 		if (!c->imm)
 			p->calls_hidden = true;
-		err = add_raw(rc, nrc,
-			      c->imm && in->call_base ?
-				      in->call_base + (uint64_t)(int64_t)c->imm : 0,
+		/* Named later: the target is __bpf_call_base + imm. */
+		err = add_raw(rc, nrc, 0, c->imm,
 			      c->src_reg == BPF_PSEUDO_KFUNC_CALL ? INSIGHT_KFUNC :
 								    INSIGHT_HELPER);
 	}
-	for (uint32_t i = 0; i < *nrc && !err; i++)
-		if ((*rc)[i].addr > BPF_FUNC_tail_call)
-			err = insights_syms_add(in, (*rc)[i].addr);
 	if (nks && nks == nfl)
-		p->jit_pages = count_pages(ksyms, flens, nks);
-	read_maps(map_ids, nmaps, p);
-out:
-	close(fd);
+		p->jit_pages = count_pages(f->jited_ksyms, f->jited_func_lens,
+					   nks);
+	read_maps(f->map_ids, f->nr_map_ids, p);
 	return err;
+}
+
+/* Read program @id; its call sites are left in @rc for naming. */
+static int read_prog(struct insights *in, uint32_t id, struct prog_insights *p,
+		     struct raw_call **rc, uint32_t *nrc)
+{
+	int fd, err;
+
+	memset(p, 0, sizeof(*p));
+	p->id = id;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	err = prog_info_full_read(fd, &in->full);
+	close(fd);
+	if (err)
+		return err;
+	return from_full(in, &in->full, p, rc, nrc);
+}
+
+/*
+ * The addresses of the call sites of the programs just read, from
+ * __bpf_call_base (looked up the first time a program calls anything),
+ * and the targets to name.
+ */
+static int resolve_calls(struct insights *in, struct raw_call *rc, uint32_t nrc)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; i < nrc && !err; i++) {
+		if (!rc[i].imm)
+			continue;
+		insights_syms_base(in);
+		rc[i].addr = in->call_base ?
+				     in->call_base + (uint64_t)(int64_t)rc[i].imm :
+				     0;
+		rc[i].imm = 0;
+		if (rc[i].addr > BPF_FUNC_tail_call)
+			err = insights_syms_add(in, rc[i].addr);
+	}
+	return err;
+}
+
+int insights__add(struct insights *in, struct prog_info_full *f)
+{
+	struct pending_prog *q;
+	int err;
+
+	if (ARRAY_GROW(in->incoming, in->cap_incoming, in->nr_incoming + 1, 64))
+		return -ENOMEM;
+	q = &in->incoming[in->nr_incoming];
+	memset(q, 0, sizeof(*q));
+	q->p = calloc(1, sizeof(*q->p));
+	if (!q->p)
+		return -ENOMEM;
+	err = from_full(in, f, q->p, &q->rc, &q->nrc);
+	if (err) {
+		pending_free(q);
+		return err;
+	}
+	in->nr_incoming++;
+	return 0;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	uint32_t x = ((const struct pending_prog *)a)->p->id;
+	uint32_t y = ((const struct pending_prog *)b)->p->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The programs added, ascending: most often they came in one order. */
+static void sort_incoming(struct insights *in)
+{
+	size_t n = in->nr_incoming;
+	bool up = true, down = true;
+
+	for (size_t i = 1; i < n; i++) {
+		up = up && in->incoming[i - 1].p->id < in->incoming[i].p->id;
+		down = down && in->incoming[i - 1].p->id > in->incoming[i].p->id;
+	}
+	if (up)
+		return;
+	if (down) {
+		for (size_t i = 0; i < n / 2; i++) {
+			struct pending_prog t = in->incoming[i];
+
+			in->incoming[i] = in->incoming[n - 1 - i];
+			in->incoming[n - 1 - i] = t;
+		}
+		return;
+	}
+	qsort(in->incoming, n, sizeof(*in->incoming), cmp_pending);
 }
 
 static int cmp_call(const void *a, const void *b)
@@ -378,49 +447,76 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	struct prog_insights **next;
 	struct raw_call **rc;
 	uint32_t *nrc;
-	size_t i = 0, j = 0, k = 0, fresh = 0;
+	size_t i = 0, j = 0, k = 0, q = 0, fresh = 0;
 	int err = 0;
 
-	insights_syms_base(in);
 	/* The steady state: the same programs as last time. */
-	if (n == in->nr) {
-		while (i < n && in->progs[i]->id == ids[i])
-			i++;
-		if (i == n)
-			return 0;
-		i = 0;
-	}
+	if (n == in->nr && in->nids == n && !in->nr_incoming &&
+	    (!n || !memcmp(in->ids, ids, n * sizeof(*ids))))
+		return 0;
 	if (sync_grow(in, n))
 		return -ENOMEM;
+	sort_incoming(in);
 	next = in->spare;
 	rc = in->rc;
 	nrc = in->nrc;
 	memset(rc, 0, n * sizeof(*rc));
 	memset(nrc, 0, n * sizeof(*nrc));
-	/* Merge: keep the known, read the new, drop the gone. */
+	/*
+	 * Merge: keep the known, take the added (read already, with the
+	 * program table's info), read the others new, drop the gone.
+	 */
 	while (j < n) {
+		struct pending_prog *add = NULL;
+
 		if (i < in->nr && in->progs[i]->id < ids[j]) {
 			prog_insights_clear(in->progs[i]);
 			free(in->progs[i++]);
 			continue;
 		}
+		while (q < in->nr_incoming && in->incoming[q].p->id < ids[j])
+			pending_free(&in->incoming[q++]);
+		if (q < in->nr_incoming && in->incoming[q].p->id == ids[j])
+			add = &in->incoming[q++];
 		if (i < in->nr && in->progs[i]->id == ids[j]) {
-			next[k++] = in->progs[i++];
-			j++;
-			continue;
+			if (!add) {
+				next[k++] = in->progs[i++];
+				j++;
+				continue;
+			}
+			/* The id came back with another program. */
+			prog_insights_clear(in->progs[i]);
+			free(in->progs[i++]);
 		}
-		next[k] = calloc(1, sizeof(**next));
-		if (!next[k]) {
-			err = -ENOMEM;
-			break;
+		if (add) {
+			next[k] = add->p;
+			rc[k] = add->rc;
+			nrc[k] = add->nrc;
+			memset(add, 0, sizeof(*add));
+		} else {
+			next[k] = calloc(1, sizeof(**next));
+			if (!next[k]) {
+				err = -ENOMEM;
+				break;
+			}
+			next[k]->err = read_prog(in, ids[j], next[k], &rc[k],
+						 &nrc[k]);
+			next[k]->id = ids[j];
+			if (next[k]->err == -ENOMEM)
+				err = -ENOMEM;
 		}
-		next[k]->err = read_prog(in, ids[j], next[k], &rc[k], &nrc[k]);
-		next[k]->id = ids[j];
-		if (next[k]->err == -ENOMEM)
+		if (resolve_calls(in, rc[k], nrc[k]))
 			err = -ENOMEM;
 		fresh++;
 		k++;
 		j++;
+	}
+	drop_incoming(in, q);
+	/* Many at once happens at start-up: their array is not kept for later. */
+	if (in->cap_incoming > 256) {
+		free(in->incoming);
+		in->incoming = NULL;
+		in->cap_incoming = 0;
 	}
 	for (; i < in->nr; i++) {
 		prog_insights_clear(in->progs[i]);
@@ -433,6 +529,14 @@ int insights__sync(struct insights *in, const uint32_t *ids, size_t n)
 	in->spare_cap = in->cap;
 	in->cap = i;
 	in->nr = k;
+	in->nids = 0;
+	if (!ARRAY_GROW(in->ids, in->ids_cap, k, 256)) {
+		for (size_t p = 0; p < k; p++)
+			in->ids[p] = next[p]->id;
+		in->nids = k;
+	} else {
+		err = -ENOMEM;
+	}
 	if (fresh) {
 		insights_syms_name_all(in);
 		for (size_t p = 0; p < k; p++) {
@@ -468,7 +572,7 @@ const struct prog_insights *insights__find(const struct insights *in,
 const struct prog_insights *insights__at(const struct insights *in, size_t i,
 					 uint32_t id)
 {
-	if (in && i < in->nr && in->progs[i]->id == id)
+	if (in && i < in->nids && in->ids[i] == id)
 		return in->progs[i];
 	return insights__find(in, id);
 }

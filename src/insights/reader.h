@@ -27,6 +27,14 @@ void insights__free(struct insights *in);
  */
 int insights__sync(struct insights *in, const uint32_t *ids, size_t n);
 
+/*
+ * Insights of a program from its whole info (as the program table reads a
+ * new program): the next sync takes them rather than reading the program
+ * again. 0 or -ENOMEM (then the sync reads it).
+ */
+struct prog_info_full;
+int insights__add(struct insights *in, struct prog_info_full *f);
+
 /* The insights of program @id, or NULL if it was not synced. */
 const struct prog_insights *insights__find(const struct insights *in,
 					   uint32_t id);

@@ -6,7 +6,10 @@
  * "<programs> <median cpu us per read> <min cpu us>" over PASSES reads
  * (default 31), CPU time being the thread's user+system time around
  * bpf_iter_create(), read() and close(), then the same two figures again
- * with the kernel's run-time stats on (as ebpftop has them).
+ * with the kernel's run-time stats on (as ebpftop has them), then with them
+ * on for ebpftop's own counters iterator (src/collect/prog_stats.c), which
+ * also reads each program's counters and copies them out: the kernel's
+ * part of an ebpftop refresh.
  *
  *   iter_floor [PASSES]
  */
@@ -20,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/prog_stats.h"
 #include "count_progs.skel.h"
 
 static double thread_cpu_us(void)
@@ -63,13 +67,32 @@ static int measure(struct count_progs_bpf *skel, struct bpf_link *link,
 	return 0;
 }
 
+/* The same for ebpftop's counters iterator, with what it copies out. */
+static int measure_ours(struct prog_stats_iter *it, unsigned long passes,
+			double *us)
+{
+	for (unsigned long i = 0; i < passes; i++) {
+		const struct prog_stats_entry *e;
+		double t0 = thread_cpu_us();
+		size_t n;
+		int err = prog_stats_iter__read(it, &e, &n);
+
+		us[i] = thread_cpu_us() - t0;
+		if (err)
+			return err;
+	}
+	qsort(us, passes, sizeof(*us), cmp_double);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct count_progs_bpf *skel;
 	struct bpf_link *link;
 	unsigned long passes = 31;
 	unsigned long long seen = 0;
-	double *off, *on;
+	struct prog_stats_iter *it = NULL;
+	double *off, *on, *ours;
 	int stats_fd, err;
 
 	if (argc > 2 || (argc == 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
@@ -78,8 +101,9 @@ int main(int argc, char **argv)
 	}
 	off = calloc(passes, sizeof(*off));
 	on = calloc(passes, sizeof(*on));
+	ours = calloc(passes, sizeof(*ours));
 	skel = count_progs_bpf__open_and_load();
-	if (!off || !on || !skel) {
+	if (!off || !on || !ours || !skel) {
 		fprintf(stderr, "iter_floor: cannot load the iterator: %s\n",
 			strerror(errno));
 		return 1;
@@ -104,17 +128,23 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		err = measure(skel, link, passes, on, &seen);
+		if (!err)
+			err = prog_stats_iter__open(&it);
+		if (!err)
+			err = measure_ours(it, passes, ours);
 		close(stats_fd);
 	}
 	if (err) {
 		fprintf(stderr, "iter_floor: %s\n", strerror(-err));
 		return 1;
 	}
-	printf("%llu %.1f %.1f %.1f %.1f\n", seen, off[passes / 2], off[0],
-	       on[passes / 2], on[0]);
+	printf("%llu %.1f %.1f %.1f %.1f %.1f %.1f\n", seen, off[passes / 2],
+	       off[0], on[passes / 2], on[0], ours[passes / 2], ours[0]);
+	prog_stats_iter__free(it);
 	bpf_link__destroy(link);
 	count_progs_bpf__destroy(skel);
 	free(off);
 	free(on);
+	free(ours);
 	return 0;
 }
