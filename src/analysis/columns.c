@@ -78,7 +78,7 @@ static int cmp_runtime(const struct prog_row *a, const struct prog_row *b)
 	return CMP3(b->s->run_time_ns, a->s->run_time_ns);
 }
 
-/* ---- cells ----------------------------------------------------------------- */
+/* ---- batch text cells ------------------------------------------------------ */
 
 /* A rate, a share: "-" in batch text when there is no value, else blank. */
 static const char *blank(const struct col_fmt *f)

@@ -308,7 +308,7 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 				*p++ = ' ';
 		}
 		if (c->text && c->right) {
-			/* Numbers: written aside, then placed after the padding. */
+			/* Numbers: written aside, placed after the padding. */
 			len = c->text(tmp, sizeof(tmp), row);
 			if (len < c->w)
 				p = put_pad(p, c->w - len);
@@ -363,7 +363,8 @@ static bool text_cols_known(const struct text_col *cols, int k)
 	for (size_t i = 0; i < TEXT_KNOWN; i++) {
 		const struct text_col *c = &cols[i];
 
-		if (c->col != text_known[i].col || c->right != text_known[i].right ||
+		if (c->col != text_known[i].col ||
+		    c->right != text_known[i].right ||
 		    c->free != text_known[i].free ||
 		    (c->right && !c->free && !c->text) || (i == 1 && !c->text))
 			return false;
@@ -442,7 +443,8 @@ static void print_text_line_fast(struct text_out *o, const struct text_col *c,
 	*p++ = ' ';
 	/* NAME: plain names go as they are. */
 	name = display_name(s);
-	for (n = 0; n < PROG_NAME_MAX && plain_byte[(unsigned char)name[n]]; n++)
+	for (n = 0; n < PROG_NAME_MAX && plain_byte[(unsigned char)name[n]];
+	     n++)
 		p[n] = name[n];
 	p = put_left_escaped(p, &c[2], row, name[n] ? -1 : (long)n);
 	*p++ = ' ';

@@ -11,7 +11,7 @@
 #include "util/copy.h"
 #include "util/decimal.h"
 
-/* ---- member by member ------------------------------------------------------ */
+/* ---- member by member --------------------------------------------------- */
 
 void json_record_members(struct jw *w, const struct prog_row *row)
 {
@@ -23,7 +23,7 @@ void json_record_members(struct jw *w, const struct prog_row *row)
 	jw_end_object(w);
 }
 
-/* ---- by hand ----------------------------------------------------------------- */
+/* ---- by hand ------------------------------------------------------------ */
 
 /* The members written by hand, in their order, with their keys. */
 static const struct {
@@ -48,7 +48,8 @@ bool json_record_known(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++, c++) {
-		if (*c != known[i].col || strcmp(col_def(*c)->json_key, known[i].key))
+		if (*c != known[i].col ||
+		    strcmp(col_def(*c)->json_key, known[i].key))
 			return false;
 	}
 	return *c == COL__MAX;
