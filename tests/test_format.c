@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/columns.h"
 #include "analysis/format.h"
 #include "util/decimal.h"
 #include "util/json_writer.h"
@@ -101,6 +102,11 @@ static void check_fixed(double v, int prec)
 	if (strcmp(got, want))
 		fail_msg("fmt_fixed(%a, %d): [%s], printf [%s]", v, prec, got,
 			 want);
+	/* fmt_fixed_len: the same text, and its length. */
+	if (fmt_fixed_len(got, sizeof(got), v, prec) != strlen(want) ||
+	    strcmp(got, want))
+		fail_msg("fmt_fixed_len(%a, %d): [%s], printf [%s]", v, prec,
+			 got, want);
 }
 
 static void test_fixed(void **state)
@@ -293,6 +299,73 @@ static void test_json_double(void **state)
 	}
 }
 
+/*
+ * The batch text cells as the text table writes them (col_text_fn) are
+ * the cells as every other writer gets them (col_cell_fn with .text),
+ * with their lengths; in short buffers, cut as snprintf cuts.
+ */
+static void test_text_cells(void **state)
+{
+	static const double rates[] = {
+		NAN, 0.0, -0.0, 0.04, 0.05, 0.15, 99.94, 99.95, 99.96, 100.0,
+		100.5, 101.5, 1234.5, 9.88, 1e15, 0x1p53, 1e300, -3.25,
+		INFINITY, -INFINITY,
+	};
+	static const uint64_t counts[] = {
+		0, 1, 9, 10, 99, 100, 12345, 4294967295u, 4294967296u,
+		UINT64_MAX,
+	};
+	static const char *const types[] = { "xdp", "socket_filter", NULL,
+					     "a_type_name_longer_than_16" };
+	struct prog_insights ins = { .have_isa = true };
+	struct prog_sample s = { .name = "p" };
+	struct prog_row row = { .s = &s };
+	const struct col_fmt text = { .text = true };
+	size_t cols = 0;
+
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		row.r.ns_per_run = i % 3 ? rates[rnd() % 20] : rnd_scaled(1e6);
+		row.r.runs_per_s = rates[rnd() % 20];
+		row.r.cpu_pct = i % 2 ? rates[rnd() % 20] : rnd_scaled(300.0);
+		s.id = (uint32_t)counts[rnd() % 10];
+		s.run_cnt = i % 4 ? counts[rnd() % 10] : rnd();
+		s.run_time_ns = counts[rnd() % 10];
+		s.type_name = types[rnd() % 4];
+		row.reg.active = rnd() % 2;
+		row.reg.change_pct = i % 5 ? rnd_scaled(20000.0) : (double)NAN;
+		ins.err = rnd() % 4 == 0 ? -1 : 0;
+		ins.have_isa = rnd() % 4 != 0;
+		ins.isa.level = (int)(rnd() % 6);
+		row.ins = rnd() % 5 ? &ins : NULL;
+		for (int c = 0; c < COL__MAX; c++) {
+			const struct col_def *d = col_def((enum col)c);
+			char want[2048], got[2048];
+			const char *cell;
+			size_t n, len;
+
+			if (!d->text)
+				continue;
+			cols += i == 0;
+			cell = d->cell(want, sizeof(want), &row, &text);
+			len = strlen(cell);
+			n = d->text(got, sizeof(got), &row);
+			if (n != len || strcmp(got, cell))
+				fail_msg("column %d: [%s] (%zu), cell [%s]", c, got,
+					 n, cell);
+			for (size_t room = 1; room < 26; room++) {
+				memset(got, 'x', sizeof(got));
+				n = d->text(got, room, &row);
+				assert_int_equal(n, len < room ? len : room - 1);
+				assert_memory_equal(got, cell, n);
+				assert_int_equal(got[n], '\0');
+			}
+		}
+	}
+	/* ID and TYPE to FLAG, the plain columns: all written so. */
+	assert_int_equal(cols, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_owners),
 		cmocka_unit_test(test_json_double),
+		cmocka_unit_test(test_text_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "insights/json.h"
+#include "util/copy.h"
 #include "util/decimal.h"
 #include "util/json_writer.h"
 
@@ -77,7 +78,7 @@ static int cmp_runtime(const struct prog_row *a, const struct prog_row *b)
 	return CMP3(b->s->run_time_ns, a->s->run_time_ns);
 }
 
-/* ---- cells ----------------------------------------------------------------- */
+/* ---- batch text cells ------------------------------------------------------ */
 
 /* A rate, a share: "-" in batch text when there is no value, else blank. */
 static const char *blank(const struct col_fmt *f)
@@ -85,14 +86,107 @@ static const char *blank(const struct col_fmt *f)
 	return f->text ? "-" : "";
 }
 
+/* @n bytes of @src as the cell, cut to @len - 1 bytes; its length. */
+static size_t text_put(char *buf, size_t len, const char *src, size_t n)
+{
+	if (!len)
+		return 0;
+	if (n >= len)
+		n = len - 1;
+	copy_small(buf, src, n);
+	buf[n] = '\0';
+	return n;
+}
+
+static size_t text_str(char *buf, size_t len, const char *s)
+{
+	return text_put(buf, len, s, strlen(s));
+}
+
+/* A whole number in decimal. */
+static size_t text_u64(char *buf, size_t len, uint64_t v)
+{
+	char tmp[20], *end = tmp + sizeof(tmp);
+	char *start;
+
+	if (v < 10 && len > 1) {	/* idle programs' counters */
+		buf[0] = (char)('0' + v);
+		buf[1] = '\0';
+		return 1;
+	}
+	start = dec_u64_end(end, v);
+	return text_put(buf, len, start, (size_t)(end - start));
+}
+
+static size_t text_id(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_u64(buf, len, row->s->id);
+}
+
+static size_t text_type(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_str(buf, len, row->s->type_name ? row->s->type_name : "?");
+}
+
+/* "-" with no value; one decimal below 100, none above. */
+static size_t text_rate(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		return text_put(buf, len, "-", 1);
+	return fmt_fixed_len(buf, len, v, v < 100.0 ? 1 : 0);
+}
+
+static size_t text_nsrun(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_rate(buf, len, row->r.ns_per_run);
+}
+
+static size_t text_runs(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_rate(buf, len, row->r.runs_per_s);
+}
+
+static size_t text_cpu(char *buf, size_t len, const struct prog_row *row)
+{
+	if (isnan(row->r.cpu_pct))
+		return text_put(buf, len, "-", 1);
+	return fmt_fixed_len(buf, len, row->r.cpu_pct, 2);
+}
+
+static size_t text_runcnt(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_u64(buf, len, row->s->run_cnt);
+}
+
+static size_t text_runtime(char *buf, size_t len, const struct prog_row *row)
+{
+	return text_u64(buf, len, row->s->run_time_ns);
+}
+
+/* "+240%"; "-" unflagged. */
+static size_t text_flag(char *buf, size_t len, const struct prog_row *row)
+{
+	if (!row->reg.active)
+		return text_put(buf, len, "-", 1);
+	regress_fmt_change(buf, len, row->reg.change_pct);
+	return strnlen(buf, len);
+}
+
+/* The ISA level; "-" when the insights could not be read. */
+static size_t text_isa(char *buf, size_t len, const struct prog_row *row)
+{
+	if (!row->ins || row->ins->err || !row->ins->have_isa)
+		return text_put(buf, len, "-", 1);
+	return text_str(buf, len, isa_level_str(row->ins->isa.level));
+}
+
+/* ---- cells ----------------------------------------------------------------- */
+
 static const char *cell_id(char *buf, size_t len, const struct prog_row *row,
 			   const struct col_fmt *f)
 {
 	(void)f;
-	if (len < 21)
-		snprintf(buf, len, "%" PRIu32, row->s->id);
-	else
-		*dec_u64(buf, row->s->id) = '\0';
+	text_id(buf, len, row);
 	return buf;
 }
 
@@ -134,7 +228,7 @@ static const char *cell_runcnt(char *buf, size_t len,
 			       const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*dec_u64(buf, row->s->run_cnt) = '\0';
+		text_runcnt(buf, len, row);
 	else
 		fmt_count(buf, len, row->s->run_cnt, f->width);
 	return buf;
@@ -146,7 +240,7 @@ static const char *cell_runtime(char *buf, size_t len,
 				const struct col_fmt *f)
 {
 	if (f->text && len >= 21)
-		*dec_u64(buf, row->s->run_time_ns) = '\0';
+		text_runtime(buf, len, row);
 	else
 		fmt_duration(buf, len, row->s->run_time_ns);
 	return buf;
@@ -326,7 +420,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "ID", .sort_name = "id", .cmp = cmp_id,
 		.ascending = true, .right = true,
 		.width = COL_MEASURED, .min_w = 5, .drop = 9,
-		.text_width = 7, .text_plain = true,
+		.text_width = 7, .text_plain = true, .text = text_id,
 		.json_key = "id", .json_pos = 0, .json = json_id,
 		.cell = cell_id,
 	},
@@ -334,7 +428,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "TYPE", .sort_name = "type", .cmp = cmp_type,
 		.ascending = true,
 		.width = COL_MEASURED, .min_w = 5, .max_w = 16, .drop = 5,
-		.text_width = -16, .text_plain = true,
+		.text_width = -16, .text_plain = true, .text = text_type,
 		.json_key = "type", .json_pos = 1, .json = json_type,
 		.cell = cell_type,
 	},
@@ -351,7 +445,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_NSRUN] = {
 		.label = "NS/RUN", .sort_name = "nsrun", .cmp = cmp_nsrun,
 		.right = true, .width = 8, .drop = 6,
-		.text_width = 10, .text_plain = true,
+		.text_width = 10, .text_plain = true, .text = text_nsrun,
 		.json_key = "ns_per_run", .json_pos = 7, .json = json_nsrun,
 		.cell = cell_nsrun,
 		.help = "NS/RUN   average cost of one run over the last interval",
@@ -359,7 +453,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_RUNS] = {
 		.label = "RUNS/S", .sort_name = "runs", .cmp = cmp_runs,
 		.right = true, .width = 9, .drop = 7,
-		.text_width = 10, .text_plain = true,
+		.text_width = 10, .text_plain = true, .text = text_runs,
 		.json_key = "runs_per_s", .json_pos = 6, .json = json_runs,
 		.cell = cell_runs,
 		.help = "RUNS/S   runs per second over the last interval",
@@ -367,7 +461,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_CPU] = {
 		.label = "CPU%", .sort_name = "cpu", .cmp = cmp_cpu,
 		.right = true, .width = 7, .drop = 8,
-		.text_width = 7, .text_plain = true,
+		.text_width = 7, .text_plain = true, .text = text_cpu,
 		.json_key = "cpu_pct", .json_pos = 8, .json = json_cpu,
 		.cell = cell_cpu,
 		.help = "CPU%     share of one CPU (can pass 100 on several CPUs)",
@@ -375,7 +469,7 @@ const struct col_def col_table[COL__MAX] = {
 	[COL_RUNCNT] = {
 		.label = "RUN_CNT", .sort_name = "runcnt", .cmp = cmp_runcnt,
 		.right = true, .width = 10, .drop = 4,
-		.text_width = 12, .text_plain = true,
+		.text_width = 12, .text_plain = true, .text = text_runcnt,
 		.json_key = "run_cnt", .json_pos = 4, .json = json_runcnt,
 		.cell = cell_runcnt,
 		.help = "RUN_CNT  RUN_TIME  the kernel's totals since the program loaded",
@@ -384,14 +478,14 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "RUN_TIME", .text_label = "RUN_TIME_NS",
 		.sort_name = "runtime", .cmp = cmp_runtime,
 		.right = true, .width = 9, .drop = 3,
-		.text_width = 15, .text_plain = true,
+		.text_width = 15, .text_plain = true, .text = text_runtime,
 		.json_key = "run_time_ns", .json_pos = 5, .json = json_runtime,
 		.cell = cell_runtime,
 	},
 	[COL_ISA] = {
 		/* Narrow, and the first to go on a small screen. */
 		.label = "ISA", .width = 3, .drop = 1,
-		.text_width = 4, .text_plain = true,
+		.text_width = 4, .text_plain = true, .text = text_isa,
 		.json_key = "isa", .json_pos = 10, .json = json_isa,
 		.cell = cell_isa,
 		.help = "ISA      BPF instruction-set level the program needs (Enter: details)",
@@ -401,7 +495,7 @@ const struct col_def col_table[COL__MAX] = {
 		.label = "FLAG",
 		.width = COL_MEASURED, .min_w = 4, .max_w = 8, .drop = 10,
 		.outranks = true, .hide_empty = true, .marker = true,
-		.text_width = 7, .text_plain = true,
+		.text_width = 7, .text_plain = true, .text = text_flag,
 		.json_key = "regression", .json_pos = 18, .json = json_flag,
 		.cell = cell_flag,
 		.help = "FLAG     ns/run regressed: change against the program's baseline (l: log)",

@@ -56,6 +56,13 @@ struct col_fmt {
 typedef const char *col_cell_fn(char *buf, size_t len,
 				const struct prog_row *row,
 				const struct col_fmt *f);
+/*
+ * The batch text cell of @row (what a col_cell_fn writes with .text)
+ * written at @buf, @len bytes of room, NUL-terminated when there is room
+ * for it: returns its length, below @len, so that the text table need
+ * not look for the end.
+ */
+typedef size_t col_text_fn(char *buf, size_t len, const struct prog_row *row);
 /* The JSON value of @row's member (the key is written already). */
 typedef void col_json_fn(struct jw *w, const struct prog_row *row);
 /* <0, 0 or >0 as @a goes before, with or after @b (ties: 0). */
@@ -110,6 +117,7 @@ struct col_def {
 	bool text_fit;
 	bool text_free;
 	bool text_plain;
+	col_text_fn *text;	/* text_plain columns: the cell, measured */
 
 	const char *json_key;	/* NULL: not in the JSON record */
 	int json_pos;		/* its place among the record's members */

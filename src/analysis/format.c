@@ -55,23 +55,32 @@ static uint64_t round_scaled(double a, uint64_t scale)
 	return q;
 }
 
-char *fmt_fixed(char *buf, size_t len, double v, int prec)
+size_t fmt_fixed_len(char *buf, size_t len, double v, int prec)
 {
 	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
 	char tmp[48], *p = tmp;
 	double a = fabs(v);
 	uint64_t q, ip, fp;
+	size_t n;
 
+	if (!len)
+		return 0;
 	/* Beyond what the exact path covers (and inf): printf itself. */
 	if (!(a < 0x1p53) || prec < 0 || prec > 3) {
-		snprintf(buf, len, "%.*f", prec, v);
-		return buf;
+		int r = snprintf(buf, len, "%.*f", prec, v);
+
+		if (r < 0) {
+			buf[0] = '\0';
+			return 0;
+		}
+		return (size_t)r < len ? (size_t)r : len - 1;
 	}
-	if (v == 0.0 && !signbit(v) && len >= (size_t)prec + 3) {
-		/* Idle programs: "0.0", "0.00". */
-		memcpy(buf, "0.000", (size_t)prec + 2);
-		buf[prec ? prec + 2 : 1] = '\0';
-		return buf;
+	if (v == 0.0 && !signbit(v) && len >= 8) {
+		/* Idle programs: "0.0", "0.00", in one 8-byte copy. */
+		memcpy(buf, "0.000\0\0", 8);
+		n = prec ? (size_t)prec + 2 : 1;
+		buf[n] = '\0';
+		return n;
 	}
 	q = round_scaled(a, pow10[prec]);
 	if (signbit(v))
@@ -87,7 +96,15 @@ char *fmt_fixed(char *buf, size_t len, double v, int prec)
 		}
 		p += prec;
 	}
-	return put_trunc(buf, len, tmp, (size_t)(p - tmp));
+	n = (size_t)(p - tmp);
+	put_trunc(buf, len, tmp, n);
+	return n < len ? n : len - 1;
+}
+
+char *fmt_fixed(char *buf, size_t len, double v, int prec)
+{
+	fmt_fixed_len(buf, len, v, prec);
+	return buf;
 }
 
 char *fmt_rate(char *buf, size_t len, double v, const char *blank)

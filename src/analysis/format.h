@@ -20,6 +20,8 @@ char *fmt_pct(char *buf, size_t len, double v, const char *blank);
  * @len bytes, by hand: exact, ties to even, like glibc. Returns @buf.
  */
 char *fmt_fixed(char *buf, size_t len, double v, int prec);
+/* The same; returns the length of the text (below @len). */
+size_t fmt_fixed_len(char *buf, size_t len, double v, int prec);
 /* "comm(pid), comm(pid)" for a program's owners; "" when none. */
 char *fmt_owners(char *buf, size_t len, const struct prog_sample *s);
 /* The name to show: the full name, or "(unnamed)". */

@@ -14,8 +14,11 @@
 #include "analysis/format.h"
 #include "analysis/regress.h"
 #include "util/json_writer.h"
+#include "output/json_record.h"
 #include "output/profile_out.h"
 #include "hot/report.h"
+#include "util/copy.h"
+#include "util/decimal.h"
 #include "util/text.h"
 
 /* Worst regression first, then by id. */
@@ -101,7 +104,9 @@ static void out_flush(struct text_out *o)
 
 /* A column of the text table as its rows are written. */
 struct text_col {
+	enum col col;
 	col_cell_fn *cell;
+	col_text_fn *text;	/* plain cells, measured as written */
 	const char *label;
 	size_t w;		/* padded to this */
 	bool right;		/* padding before the text */
@@ -148,6 +153,43 @@ static size_t text_cell(char *dst, const struct text_col *c,
 			dst);
 }
 
+/*
+ * The OWNERS cell of @row written at @dst as text_cell() writes it, when
+ * that is the cell as it comes, "comm(pid), ...": every comm plain, and
+ * too few owners for cell_owners() to cut (29 bytes each at most, in
+ * 512). Returns its length, or -1 when text_cell() must write it.
+ */
+static long text_owners(char *dst, const struct prog_row *row)
+{
+	const struct prog_sample *s = row->s;
+	char *p = dst;
+
+	if (s->nr_owners > 16)
+		return -1;
+	for (uint32_t i = 0; i < s->nr_owners; i++) {
+		const char *comm = s->owners[i].comm;
+		char num[10], *end = num + sizeof(num), *start;
+		size_t k;
+
+		if (i) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		for (k = 0; k < PROG_COMM_LEN && comm[k]; k++) {
+			if (!plain_byte[(unsigned char)comm[k]])
+				return -1;
+			p[k] = comm[k];
+		}
+		p += k;
+		*p++ = '(';
+		start = dec_u64_end(end, s->owners[i].pid);
+		copy_small(p, start, (size_t)(end - start));
+		p += end - start;
+		*p++ = ')';
+	}
+	return p - dst;
+}
+
 /* The escaped length of a cell, for the widths. */
 static size_t text_cell_len(const struct text_col *c,
 			    const struct prog_row *row)
@@ -186,7 +228,9 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 
 		if (!d->label)
 			continue;
+		c->col = (enum col)i;
 		c->cell = d->cell;
+		c->text = d->text_plain ? d->text : NULL;
 		c->label = d->text_label ? d->text_label : d->label;
 		c->w = (size_t)(d->text_width < 0 ? -d->text_width : d->text_width);
 		c->right = d->text_width >= 0;
@@ -204,17 +248,58 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 	return k;
 }
 
-/* One line of the text table: the column titles, or a row's cells. */
+static const char spaces[32] = "                                ";
+
+/*
+ * @pad spaces at @p; returns the end. Short runs by a fixed 32-byte copy:
+ * the room each cell has in the buffer covers the spare bytes, which
+ * what follows overwrites.
+ */
+static inline char *put_pad(char *p, size_t pad)
+{
+	if (pad <= sizeof(spaces))
+		memcpy(p, spaces, sizeof(spaces));
+	else
+		memset(p, ' ', pad);
+	return p + pad;
+}
+
+/* The column titles. */
+static void print_text_header(struct text_out *o, const struct text_col *cols,
+			      int nr_cols)
+{
+	char *p = o->buf + o->len;
+
+	for (int i = 0; i < nr_cols; i++) {
+		const struct text_col *c = &cols[i];
+		size_t len = strlen(c->label);
+		size_t pad = !c->free && len < c->w ? c->w - len : 0;
+
+		if (i) {
+			*p++ = ' ';
+			if (c->free)
+				*p++ = ' ';
+		}
+		if (c->right)
+			p = put_pad(p, pad);
+		memcpy(p, c->label, len);
+		p += len;
+		if (!c->right)
+			p = put_pad(p, pad);
+	}
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+}
+
+/* One row of the text table. */
 static void print_text_line(struct text_out *o, const struct text_col *cols,
 			    int nr_cols, const struct prog_row *row)
 {
-	static const char spaces[16] = "                ";
 	char *p = o->buf + o->len;
 
 	for (int i = 0; i < nr_cols; i++) {
 		const struct text_col *c = &cols[i];
 		char tmp[TEXT_CELL_MAX];
-		const char *text;
 		size_t len, pad;
 
 		if (i) {
@@ -222,45 +307,29 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 			if (c->free)
 				*p++ = ' ';
 		}
-		if (!row) {
-			text = c->label;
-			len = strlen(text);
-		} else if (c->plain && c->right) {
-			/* Numbers: formatted aside, then placed after the padding. */
-			text = c->cell(tmp, sizeof(tmp), row, &text_fmt);
-			len = strnlen(text, TEXT_CELL_MAX - 1);
-		} else {
-			text = NULL;
+		if (c->text && c->right) {
+			/* Numbers: written aside, placed after the padding. */
+			len = c->text(tmp, sizeof(tmp), row);
+			if (len < c->w)
+				p = put_pad(p, c->w - len);
+			copy_small(p, tmp, len);
+			p += len;
+			continue;
+		}
+		if (c->text)
+			len = c->text(p, TEXT_CELL_MAX, row);
+		else
 			len = text_cell(p, c, row);
-		}
-		pad = !c->free && len < c->w ? c->w - len : 0;
-		/*
-		 * Padding by a fixed 16-byte copy where it is that short: the
-		 * room each cell has in the buffer covers the spare bytes,
-		 * which what follows overwrites.
-		 */
-		if (text) {
-			if (c->right && pad) {
-				if (pad <= sizeof(spaces))
-					memcpy(p, spaces, sizeof(spaces));
-				else
-					memset(p, ' ', pad);
-				p += pad;
-				pad = 0;
-			}
-			memcpy(p, text, len);
-		}
 		p += len;
-		if (pad) {
-			if (c->right) {		/* escaped text on the right */
-				memmove(p - len + pad, p - len, len);
-				memset(p - len, ' ', pad);
-			} else if (pad <= sizeof(spaces)) {
-				memcpy(p, spaces, sizeof(spaces));
-			} else {
-				memset(p, ' ', pad);
-			}
+		pad = !c->free && len < c->w ? c->w - len : 0;
+		if (!pad)
+			continue;
+		if (c->right) {		/* escaped text on the right */
+			memmove(p - len + pad, p - len, len);
+			memset(p - len, ' ', pad);
 			p += pad;
+		} else {
+			p = put_pad(p, pad);
 		}
 	}
 	*p++ = '\n';
@@ -268,34 +337,185 @@ static void print_text_line(struct text_out *o, const struct text_col *cols,
 }
 
 /* The table: titles and rows, a line at a time into the buffer. */
-static void print_text_table(FILE *f, const struct prog_row *rows, size_t n)
+/* The columns of the text table written by hand, in their order. */
+static const struct {
+	enum col col;
+	bool right, free;
+} text_known[] = {
+	{ COL_ID, true, false },	{ COL_TYPE, false, false },
+	{ COL_NAME, false, false },	{ COL_NSRUN, true, false },
+	{ COL_RUNS, true, false },	{ COL_CPU, true, false },
+	{ COL_RUNCNT, true, false },	{ COL_RUNTIME, true, false },
+	{ COL_ISA, true, false },	{ COL_FLAG, true, false },
+	{ COL_OWNERS, true, true },	/* free: no padding either side */
+};
+#define TEXT_KNOWN (sizeof(text_known) / sizeof(text_known[0]))
+
+/*
+ * Whether the table's columns are those print_text_line_fast() writes:
+ * the same, in the same order and alignment, the plain ones with their
+ * col_text_fn.
+ */
+static bool text_cols_known(const struct text_col *cols, int k)
+{
+	if (k != (int)TEXT_KNOWN)
+		return false;
+	for (size_t i = 0; i < TEXT_KNOWN; i++) {
+		const struct text_col *c = &cols[i];
+
+		if (c->col != text_known[i].col ||
+		    c->right != text_known[i].right ||
+		    c->free != text_known[i].free ||
+		    (c->right && !c->free && !c->text) || (i == 1 && !c->text))
+			return false;
+	}
+	return true;
+}
+
+/* @len bytes of @text after the padding to @w; returns the end. */
+static inline char *put_right(char *p, const char *text, size_t len, size_t w)
+{
+	if (len < w)
+		p = put_pad(p, w - len);
+	copy_small(p, text, len);
+	return p + len;
+}
+
+static inline char *put_right_u64(char *p, uint64_t v, size_t w)
+{
+	char tmp[20], *end = tmp + sizeof(tmp);
+	char *start = dec_u64_end(end, v);
+
+	return put_right(p, start, (size_t)(end - start), w);
+}
+
+/*
+ * A plain right-aligned cell: "-" for no value, "0.0" and "0.00" for an
+ * idle program's rates, the column's col_text_fn for the rest.
+ */
+static inline char *put_right_rate(char *p, const struct text_col *c,
+				   const struct prog_row *row, double v)
+{
+	char tmp[TEXT_CELL_MAX];
+
+	if (isnan(v))
+		return put_right(p, "-", 1, c->w);
+	if (v == 0.0 && !signbit(v)) {
+		if (c->col == COL_CPU)
+			return put_right(p, "0.00", 4, c->w);
+		return put_right(p, "0.0", 3, c->w);
+	}
+	return put_right(p, tmp, c->text(tmp, sizeof(tmp), row), c->w);
+}
+
+/* An escaped cell on the left, padded unless free. */
+static inline char *put_left_escaped(char *p, const struct text_col *c,
+				     const struct prog_row *row, long len)
+{
+	size_t n = len >= 0 ? (size_t)len : text_cell(p, c, row);
+
+	p += n;
+	if (!c->free && n < c->w)
+		p = put_pad(p, c->w - n);
+	return p;
+}
+
+/*
+ * A row of the known columns (text_cols_known()), by hand: what
+ * print_text_line() writes, for fewer instructions a row.
+ */
+static void print_text_line_fast(struct text_out *o, const struct text_col *c,
+				 const struct prog_row *row)
+{
+	const struct prog_sample *s = row->s;
+	const struct prog_insights *ins = row->ins;
+	char *p = o->buf + o->len;
+	char tmp[TEXT_CELL_MAX];
+	const char *name;
+	size_t n;
+
+	p = put_right_u64(p, s->id, c[0].w);
+	*p++ = ' ';
+	n = c[1].text(p, TEXT_CELL_MAX, row);	/* TYPE */
+	p += n;
+	if (n < c[1].w)
+		p = put_pad(p, c[1].w - n);
+	*p++ = ' ';
+	/* NAME: plain names go as they are. */
+	name = display_name(s);
+	for (n = 0; n < PROG_NAME_MAX && plain_byte[(unsigned char)name[n]];
+	     n++)
+		p[n] = name[n];
+	p = put_left_escaped(p, &c[2], row, name[n] ? -1 : (long)n);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[3], row, row->r.ns_per_run);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[4], row, row->r.runs_per_s);
+	*p++ = ' ';
+	p = put_right_rate(p, &c[5], row, row->r.cpu_pct);
+	*p++ = ' ';
+	p = put_right_u64(p, s->run_cnt, c[6].w);
+	*p++ = ' ';
+	p = put_right_u64(p, s->run_time_ns, c[7].w);
+	*p++ = ' ';
+	if (ins && !ins->err && ins->have_isa && ins->isa.level >= 1 &&
+	    ins->isa.level <= 4) {
+		char level[2] = { 'v', (char)('0' + ins->isa.level) };
+
+		p = put_right(p, level, 2, c[8].w);
+	} else {
+		p = put_right(p, tmp, c[8].text(tmp, sizeof(tmp), row), c[8].w);
+	}
+	*p++ = ' ';
+	if (!row->reg.active)
+		p = put_right(p, "-", 1, c[9].w);
+	else
+		p = put_right(p, tmp, c[9].text(tmp, sizeof(tmp), row), c[9].w);
+	*p++ = ' ';
+	*p++ = ' ';
+	p = put_left_escaped(p, &c[10], row, text_owners(p, row));
+	*p++ = '\n';
+	o->len = (size_t)(p - o->buf);
+}
+
+/*
+ * The table: titles and rows, a line at a time into the buffer; with
+ * @by_hand, the rows of the known columns by print_text_line_fast().
+ */
+static void print_text_table(FILE *f, const struct prog_row *rows, size_t n,
+			     bool by_hand)
 {
 	struct text_col cols[COL__MAX];
 	struct text_out *o;
 	size_t line_max;
 	int k = text_cols(cols, rows, n, &line_max);
 
-	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max);
+	by_hand = by_hand && text_cols_known(cols, k);
+	/* Padding copies may write up to sizeof(spaces) past a line. */
+	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max + sizeof(spaces));
 	if (!o) {
 		fputs("ebpftop: out of memory\n", stderr);
 		return;
 	}
 	o->f = f;
 	o->len = 0;
-	print_text_line(o, cols, k, NULL);
+	print_text_header(o, cols, k);
 	for (size_t i = 0; i < n; i++) {
 		/* There is room for a line past TEXT_OUT_SIZE. */
 		if (o->len > TEXT_OUT_SIZE)
 			out_flush(o);
-		print_text_line(o, cols, k, &rows[i]);
+		if (by_hand)
+			print_text_line_fast(o, cols, &rows[i]);
+		else
+			print_text_line(o, cols, k, &rows[i]);
 	}
 	out_flush(o);
 	free(o);
 }
 
-void batch_print_text_x(FILE *f, const struct snapshot *snap,
-			const struct prog_row *rows, size_t n,
-			const struct batch_extra *x)
+static void print_text(FILE *f, const struct snapshot *snap,
+		       const struct prog_row *rows, size_t n,
+		       const struct batch_extra *x, bool by_hand)
 {
 	char when[32], share[16];
 	time_t t = (time_t)snap->time;
@@ -310,67 +530,23 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 	if (x && x->demo)
 		print_demo_text(f, x->demo);
 	print_regressions(f, rows, n);
-	print_text_table(f, rows, n);
+	print_text_table(f, rows, n, by_hand);
 	fputc('\n', f);
 	profile_print_text(f, snap->profile);
 	hot_print_text(f, snap->hot, 10);
 }
 
-/* A member of the program record: its key quoted once for every row. */
-struct json_member {
-	col_json_fn *json;
-	const char *name;
-	size_t len;		/* of key; 0: quote name at every row */
-	char key[40];
-};
-
-/* A key JSON holds as it is: printable ASCII but '"' and '\'. */
-static bool json_plain_key(const char *key)
+void batch_print_text_x(FILE *f, const struct snapshot *snap,
+			const struct prog_row *rows, size_t n,
+			const struct batch_extra *x)
 {
-	for (const char *p = key; *p; p++) {
-		if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
-			return false;
-	}
-	return true;
+	print_text(f, snap, rows, n, x, true);
 }
 
-/* The members of the columns with a JSON key, in order; how many. */
-static size_t json_members(struct json_member m[COL__MAX])
+void batch_print_text_cells(FILE *f, const struct snapshot *snap,
+			    const struct prog_row *rows, size_t n)
 {
-	size_t n = 0;
-
-	for (const enum col *c = col_json_order(); *c < COL__MAX; c++) {
-		const char *key = col_def(*c)->json_key;
-		size_t len = strlen(key);
-
-		m[n].json = col_def(*c)->json;
-		m[n].name = key;
-		m[n].len = 0;
-		/* Column keys are plain words: the quotes are all they need. */
-		if (len + 3 <= sizeof(m[n].key) && json_plain_key(key)) {
-			m[n].key[0] = '"';
-			memcpy(m[n].key + 1, key, len);
-			memcpy(m[n].key + 1 + len, "\":", 2);
-			m[n].len = len + 3;
-		}
-		n++;
-	}
-	return n;
-}
-
-/* One program: the members of the columns with a JSON key, in order. */
-static void print_prog_json(struct jw *w, const struct json_member *m,
-			    size_t nr, const struct prog_row *row)
-{
-	jw_begin_object(w);
-	for (size_t i = 0; i < nr; i++) {
-		if (m[i].len)
-			jw_key_raw(w, m[i].key, m[i].len);
-		else
-			jw_key(w, m[i].name);
-		m[i].json(w, row);
-	}
-	jw_end_object(w);
+	print_text(f, snap, rows, n, NULL, false);
 }
 
 static void print_demo_json(struct jw *w, const struct batch_demo *d)
@@ -398,8 +574,6 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x)
 {
-	struct json_member m[COL__MAX];
-	size_t nr = json_members(m);
 	struct jw w;
 
 	jw_init(&w, f);
@@ -410,7 +584,7 @@ void batch_print_json_x(FILE *f, const struct snapshot *snap,
 	jw_key(&w, "programs");
 	jw_begin_array(&w);
 	for (size_t i = 0; i < n; i++)
-		print_prog_json(&w, m, nr, &rows[i]);
+		json_record(&w, &rows[i]);
 	jw_end_array(&w);
 	jw_key(&w, "profile");
 	profile_print_json(&w, snap->profile);

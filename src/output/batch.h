@@ -40,6 +40,14 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
 			const struct prog_row *rows, size_t n,
 			const struct batch_extra *x);
 
+/*
+ * The same table written cell by cell through the column table, which
+ * batch_print_text() writes by hand for the columns it knows: the same
+ * bytes (tests compare them), and what it falls back to.
+ */
+void batch_print_text_cells(FILE *f, const struct snapshot *snap,
+			    const struct prog_row *rows, size_t n);
+
 /* One refresh as one JSON object on one line (JSON Lines). */
 void batch_print_json(FILE *f, const struct snapshot *snap,
 		      const struct prog_row *rows, size_t n);

@@ -8,153 +8,46 @@
 #include <math.h>
 #include <string.h>
 
-static void flush(struct jw *w)
+void jw__flush(struct jw *w)
 {
 	fwrite_unlocked(w->buf, 1, w->len, w->f);
 	w->len = 0;
 }
 
-/* Make room for @n more bytes in the buffer (@n <= JW_BUF_SIZE). */
-static inline char *room(struct jw *w, size_t n)
-{
-	if (__builtin_expect(JW_BUF_SIZE - w->len < n, 0))
-		flush(w);
-	return w->buf + w->len;
-}
-
-static inline void put_c(struct jw *w, char c)
-{
-	*room(w, 1) = c;
-	w->len++;
-}
-
-static void put_long(struct jw *w, const char *s, size_t n)
+void jw__put_long(struct jw *w, const char *s, size_t n)
 {
 	while (n > JW_BUF_SIZE / 2) {	/* in pieces */
-		memcpy(room(w, JW_BUF_SIZE / 2), s, JW_BUF_SIZE / 2);
+		memcpy(jw__room(w, JW_BUF_SIZE / 2), s, JW_BUF_SIZE / 2);
 		w->len += JW_BUF_SIZE / 2;
 		s += JW_BUF_SIZE / 2;
 		n -= JW_BUF_SIZE / 2;
 	}
-	memcpy(room(w, n), s, n);
+	memcpy(jw__room(w, n), s, n);
 	w->len += n;
-}
-
-/*
- * @n bytes, at most 32, by fixed-size copies that may overlap: keys and
- * numbers are short, and a call to memcpy costs more than they do.
- */
-static inline void copy_small(char *d, const char *s, size_t n)
-{
-	if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	}
-}
-
-static inline void put_n(struct jw *w, const char *s, size_t n)
-{
-	if (n <= 32) {
-		copy_small(room(w, 32), s, n);
-		w->len += n;
-		return;
-	}
-	if (__builtin_expect(n > JW_BUF_SIZE / 2, 0)) {
-		put_long(w, s, n);
-		return;
-	}
-	memcpy(room(w, n), s, n);
-	w->len += n;
-}
-
-/*
- * The text goes out when a top-level value is complete, so that callers
- * may write to the stream between values, and when the buffer fills.
- */
-static inline void done(struct jw *w)
-{
-	if (w->depth == 0 && !w->after_key)
-		flush(w);
 }
 
 /* @v in decimal, written without printf. */
-static void put_u64(struct jw *w, uint64_t v)
+void jw__put_u64(struct jw *w, uint64_t v)
 {
-	char *p = room(w, 20);
+	char tmp[20], *end = tmp + sizeof(tmp), *start;
+	char *p = jw__room(w, 20);
 
 	if (v < 10) {		/* counts of 0, the common case */
 		*p = (char)('0' + v);
 		w->len++;
 		return;
 	}
-	w->len += (size_t)(dec_u64(p, v) - p);
+	start = dec_u64_end(end, v);
+	copy_small(p, start, (size_t)(end - start));
+	w->len += (size_t)(end - start);
 }
 
 void jw_init(struct jw *w, FILE *f)
 {
 	w->f = f;
 	w->depth = 0;
-	w->need_comma[0] = false;
-	w->after_key = false;
+	w->sep = '\0';
 	w->len = 0;
-}
-
-/* Separate this value from the previous one, unless it follows a key. */
-static void value_start(struct jw *w)
-{
-	if (w->after_key) {
-		w->after_key = false;
-		return;
-	}
-	if (w->need_comma[w->depth])
-		put_c(w, ',');
-	w->need_comma[w->depth] = true;
-}
-
-static void open_level(struct jw *w, char c)
-{
-	value_start(w);
-	put_c(w, c);
-	if (w->depth + 1 < JW_MAX_DEPTH)
-		w->depth++;
-	w->need_comma[w->depth] = false;
-}
-
-static void close_level(struct jw *w, char c)
-{
-	put_c(w, c);
-	if (w->depth > 0)
-		w->depth--;
-	done(w);
-}
-
-void jw_begin_object(struct jw *w)
-{
-	open_level(w, '{');
-}
-
-void jw_end_object(struct jw *w)
-{
-	close_level(w, '}');
-}
-
-void jw_begin_array(struct jw *w)
-{
-	open_level(w, '[');
-}
-
-void jw_end_array(struct jw *w)
-{
-	close_level(w, ']');
 }
 
 /* Length of the valid UTF-8 sequence at @p, or 0 if it is not one. */
@@ -186,26 +79,68 @@ static const bool plain[256] = {
 	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
 };
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether a byte of @x is 0 (exact as a whole, not byte by byte). */
+static inline uint64_t has_zero(uint64_t x)
+{
+	return (x - ONES) & ~x & HIGHS;
+}
+
+/* Whether all 8 bytes of @x are plain: in 0x20..0x7e, neither '"' nor '\'. */
+static inline bool plain8(uint64_t x)
+{
+	uint64_t below = (x - ONES * 0x20) & ~x & HIGHS;
+	uint64_t above = ((x + ONES) | x) & HIGHS;	/* 0x7f and up */
+
+	return !(below | above | has_zero(x ^ (ONES * '"')) |
+		 has_zero(x ^ (ONES * '\\')));
+}
+
+/*
+ * Whether the @n bytes at @s are plain, 8 at a time (the last 8 overlap
+ * the ones before); shorter runs padded with spaces.
+ */
+bool jw_plain(const char *s, size_t n)
+{
+	uint64_t x;
+	size_t i;
+
+	if (n < 8) {
+		char pad[8] = "        ";
+
+		copy_small(pad, s, n);
+		memcpy(&x, pad, 8);
+		return plain8(x);
+	}
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!plain8(x))
+			return false;
+	}
+	memcpy(&x, s + n - 8, 8);
+	return plain8(x);
+}
+
 /* @s quoted, then @tail unless it is 0. */
 static void put_quoted(struct jw *w, const char *s, char tail)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *us = (const unsigned char *)s;
-	char *d = room(w, 64);
-	size_t k;
+	size_t n = strlen(s);
 
-	/* Short plain strings (keys, names), the common case, in one pass. */
-	for (k = 0; k < 60 && plain[us[k]]; k++)
-		d[k + 1] = (char)us[k];
-	if (!us[k]) {
+	/* Plain strings (keys, names, tags), the common case: one copy. */
+	if (n <= JW_BUF_SIZE / 2 && jw_plain(s, n)) {
+		char *d = jw__room(w, n + 3);
+
 		d[0] = '"';
-		d[k + 1] = '"';
-		w->len += k + 2;
-		if (tail)
-			put_c(w, tail);
+		copy_small(d + 1, s, n);
+		d[n + 1] = '"';
+		d[n + 2] = tail;
+		w->len += n + 2 + (tail != 0);
 		return;
 	}
-	put_c(w, '"');
+	jw__put_c(w, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *run = p;
 		const char *esc;
@@ -215,19 +150,19 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 		while (plain[*p])
 			p++;
 		if (p > run)
-			put_n(w, (const char *)run, (size_t)(p - run));
+			jw__put_n(w, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		if (*p >= 0x80) {
-			int n = utf8_len(p);
+			int ul = utf8_len(p);
 
 			/* Process names are bytes, JSON is UTF-8. */
-			if (!n) {
-				put_n(w, "\\ufffd", 6);
+			if (!ul) {
+				jw__put_n(w, "\\ufffd", 6);
 				continue;
 			}
-			put_n(w, (const char *)p, (size_t)n);
-			p += n - 1;
+			jw__put_n(w, (const char *)p, (size_t)ul);
+			p += ul - 1;
 			continue;
 		}
 		switch (*p) {
@@ -256,28 +191,21 @@ static void put_quoted(struct jw *w, const char *s, char tail)
 			memcpy(u, "\\u00", 4);
 			u[4] = hex[*p >> 4];
 			u[5] = hex[*p & 0xf];
-			put_n(w, u, 6);
+			jw__put_n(w, u, 6);
 			continue;
 		}
-		put_n(w, esc, 2);
+		jw__put_n(w, esc, 2);
 	}
-	put_c(w, '"');
+	jw__put_c(w, '"');
 	if (tail)
-		put_c(w, tail);
+		jw__put_c(w, tail);
 }
 
 void jw_key(struct jw *w, const char *key)
 {
-	value_start(w);
+	jw__value_start(w);
 	put_quoted(w, key, ':');
-	w->after_key = true;
-}
-
-void jw_key_raw(struct jw *w, const char *quoted, size_t n)
-{
-	value_start(w);
-	put_n(w, quoted, n);
-	w->after_key = true;
+	w->sep = '\0';
 }
 
 void jw_string(struct jw *w, const char *s)
@@ -286,16 +214,9 @@ void jw_string(struct jw *w, const char *s)
 		jw_null(w);
 		return;
 	}
-	value_start(w);
+	jw__value_start(w);
 	put_quoted(w, s, 0);
-	done(w);
-}
-
-void jw_uint(struct jw *w, uint64_t v)
-{
-	value_start(w);
-	put_u64(w, v);
-	done(w);
+	jw__done(w);
 }
 
 __extension__ typedef unsigned __int128 u128;
@@ -385,6 +306,32 @@ static size_t put_g15(char *out, double v)
 	return (size_t)(p - out);
 }
 
+/*
+ * A finite @v as a JSON number at @out (40 bytes); its length. 15
+ * significant digits: every value is a measurement far coarser than
+ * that, and 17 would print 0.1 as 0.10000000000000001. By hand where that
+ * is exact (a table of 10,000 programs holds 30,000), by printf elsewhere.
+ */
+size_t jw_number_text(char *out, double v)
+{
+	size_t n;
+
+	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
+		/* Whole numbers (idle programs: rates of 0). */
+		uint64_t u = (uint64_t)v;
+
+		if (u < 10) {
+			out[0] = (char)('0' + u);
+			return 1;
+		}
+		return (size_t)(dec_u64(out, u) - out);
+	}
+	n = put_g15(out, v);
+	if (!n)
+		n = (size_t)snprintf(out, 40, "%.15g", v);
+	return n;
+}
+
 void jw_double(struct jw *w, double v)
 {
 	char buf[40];	/* put_g15: 24; %.15g: at most 23 */
@@ -394,39 +341,10 @@ void jw_double(struct jw *w, double v)
 		jw_null(w);
 		return;
 	}
-	value_start(w);
-	/*
-	 * 15 significant digits: every value is a measurement far coarser
-	 * than that, and 17 would print 0.1 as 0.10000000000000001. By hand
-	 * where that is exact (a table of 10,000 programs holds 30,000), by
-	 * printf elsewhere.
-	 */
-	if (v >= 0.0 && v < 1e15 && v == floor(v) && !signbit(v)) {
-		put_u64(w, (uint64_t)v);	/* idle programs: rates of 0 */
-	} else {
-		n = put_g15(buf, v);
-		if (!n)
-			n = (size_t)snprintf(buf, sizeof(buf), "%.15g", v);
-		put_n(w, buf, n);
-	}
-	done(w);
-}
-
-void jw_bool(struct jw *w, bool v)
-{
-	value_start(w);
-	if (v)
-		put_n(w, "true", 4);
-	else
-		put_n(w, "false", 5);
-	done(w);
-}
-
-void jw_null(struct jw *w)
-{
-	value_start(w);
-	put_n(w, "null", 4);
-	done(w);
+	jw__value_start(w);
+	n = jw_number_text(buf, v);
+	jw__put_n(w, buf, n);
+	jw__done(w);
 }
 
 void jw_string_field(struct jw *w, const char *key, const char *s)
