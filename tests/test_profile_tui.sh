@@ -52,10 +52,14 @@ else
 	die "ebpftop -b -p $xdp -e cpu-clock -n 1 exited $rc: $err"
 fi
 
-# Sorted by id, filtered on testload's pid: its XDP program is first.
+# Sorted by id, filtered on testload's pid: its XDP program is first,
+# unless someone else's program holds the pid's digits: select it for sure.
 s=prof
 start "$s" 160 40 "$(tui_cmd "$s" screen -s id -f "$tl_t_pid" -e cpu-clock -d 0.5)"
 wait_has "$s" "xdp_test_pass" 300
+details_of "$s" "$xdp"
+keys "$s" Enter
+wait_lacks "$s" "^ program [0-9]+ "
 keys "$s" p
 if ! $works; then
 	wait_has "$s" "lockdown or an LSM policy" 300

@@ -179,20 +179,6 @@ wait_lacks "$m" "press any key to close"
 wait_has "$m" "^ *ID +TYPE +NAME"
 ok "help shows all $n key help strings, any key closes it"
 
-# details_of SESSION ID: open the details pane on program ID (j moves
-# down: other ebpftop instances hold our programs too, and a program of
-# someone else's whose name holds our pid passes the filter).
-details_of() {
-	keys "$1" Home Enter
-	wait_has "$1" "^ program [0-9]+ "
-	for _ in $(seq 10); do
-		screen_has "$1" "^ program $2 " && break
-		keys "$1" j
-		sleep 0.2
-	done
-	wait_has "$1" "^ program $2 "
-}
-
 step="details"
 details_of "$m" "$xdp"
 wait_has "$m" "tag $tag"

@@ -95,6 +95,21 @@ keys() {
 }
 
 # start SESSION COLS ROWS SHELL-COMMAND: a session of that size.
+# details_of SESSION ID: select program ID and open its details pane
+# (Enter closes it again). The selection starts at the top and moves down
+# with j: other ebpftop instances hold the test's programs too, and a
+# program of someone else's whose name holds the filter's digits passes it.
+details_of() {
+	keys "$1" Home Enter
+	wait_has "$1" "^ program [0-9]+ "
+	for _ in $(seq 10); do
+		screen_has "$1" "^ program $2 " && break
+		keys "$1" j
+		sleep 0.2
+	done
+	wait_has "$1" "^ program $2 "
+}
+
 start() {
 	tm new-session -d -s "$1" -x "$2" -y "$3" -c "$tmp" "$4" ||
 		tm_fail "cannot start tmux session $1"
