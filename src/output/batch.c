@@ -372,6 +372,15 @@ static bool text_cols_known(const struct text_col *cols, int k)
 	return true;
 }
 
+bool batch_text_by_hand(void)
+{
+	struct text_col cols[COL__MAX];
+	size_t line_max;
+	int k = text_cols(cols, NULL, 0, &line_max);
+
+	return text_cols_known(cols, k);
+}
+
 /* @len bytes of @text after the padding to @w; returns the end. */
 static inline char *put_right(char *p, const char *text, size_t len, size_t w)
 {

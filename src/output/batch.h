@@ -47,6 +47,8 @@ void batch_print_text_x(FILE *f, const struct snapshot *snap,
  */
 void batch_print_text_cells(FILE *f, const struct snapshot *snap,
 			    const struct prog_row *rows, size_t n);
+/* Whether batch_print_text() writes the column table's rows by hand. */
+bool batch_text_by_hand(void);
 
 /* One refresh as one JSON object on one line (JSON Lines). */
 void batch_print_json(FILE *f, const struct snapshot *snap,
