@@ -221,12 +221,15 @@ static void mark_kernel(const struct bpf_insn *p, size_t n, bool *k)
 void isa_classify(const struct bpf_insn *insns, size_t n, int xlated,
 		  struct isa_counts *c)
 {
-	bool *k = NULL;
+	/* Most programs are small: their marks fit on the stack. */
+	bool small[512], *k = NULL;
 
 	memset(c, 0, sizeof(*c));
 	c->level = 1;
 	if (xlated && n) {
-		k = calloc(n, sizeof(*k));
+		k = n <= sizeof(small) / sizeof(small[0]) ?
+			    memset(small, 0, n * sizeof(*k)) :
+			    calloc(n, sizeof(*k));
 		if (k)
 			mark_kernel(insns, n, k);
 	}
@@ -249,5 +252,6 @@ void isa_classify(const struct bpf_insn *insns, size_t n, int xlated,
 		if (l > c->level)
 			c->level = l;
 	}
-	free(k);
+	if (k != small)
+		free(k);
 }

@@ -104,7 +104,7 @@ static int add_raw(struct raw_call **v, uint32_t *nr, uint64_t addr,
 static uint32_t count_pages(const uint64_t *addrs, const uint32_t *lens,
 			    uint32_t n)
 {
-	uint64_t *pg = NULL;
+	uint64_t small[64], *pg = small;
 	size_t np = 0;
 	uint32_t distinct = 0;
 
@@ -113,7 +113,9 @@ static uint32_t count_pages(const uint64_t *addrs, const uint32_t *lens,
 			return 0;
 		np += (lens[i] + PAGE_SZ - 1) / PAGE_SZ + 1;
 	}
-	pg = calloc(np ? np : 1, sizeof(*pg));
+	/* Most programs take a page or two: no allocation for them. */
+	if (np > sizeof(small) / sizeof(small[0]))
+		pg = calloc(np, sizeof(*pg));
 	if (!pg)
 		return 0;
 	np = 0;
@@ -131,7 +133,8 @@ static uint32_t count_pages(const uint64_t *addrs, const uint32_t *lens,
 		}
 	}
 	distinct = (uint32_t)np;
-	free(pg);
+	if (pg != small)
+		free(pg);
 	return distinct;
 }
 
