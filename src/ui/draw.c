@@ -12,6 +12,27 @@ const char *draw_ellipsis(bool utf8)
 	return utf8 ? "\xe2\x80\xa6" : "~";	/* U+2026 … */
 }
 
+/*
+ * Printable ASCII @s straight into the window's cells with @attr, as
+ * mvaddstr() would put it but without its per-byte multibyte decoding
+ * (most of a frame's cost with a full table). False, and nothing drawn,
+ * for anything else: UTF-8, control bytes.
+ */
+static bool put_ascii(int y, int x, const char *s, attr_t attr)
+{
+	chtype cells[CELL_MAX + 8];
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		if (c < 0x20 || c > 0x7e || n == sizeof(cells) / sizeof(*cells))
+			return false;
+		cells[n] = (chtype)c | attr;
+	}
+	return mvaddchnstr(y, x, cells, (int)n) != ERR;
+}
+
 void draw_text(int y, int x, int w, attr_t attr, const char *text,
 	       bool right, const char *ell)
 {
@@ -25,7 +46,8 @@ void draw_text(int y, int x, int w, attr_t attr, const char *text,
 		return;
 	layout_fit(buf, sizeof(buf), text, w, right, ell);
 	attrset(attr);
-	mvaddstr(y, x, buf);
+	if (!put_ascii(y, x, buf, attr))
+		mvaddstr(y, x, buf);
 }
 
 void draw_fill(int y, int x, int w, attr_t attr)
