@@ -16,19 +16,6 @@
 
 #include "iters.h"
 
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
-
-/*
- * The field @field of struct @type at address @addr: a plain load through
- * bpf_rdonly_cast(), which reads kernel memory the verifier cannot vouch
- * for and yields 0 where the address is bad, for a fraction of a
- * bpf_probe_read_kernel() call. This runs once for every open file on
- * the machine.
- */
-#define LOAD(t, addr, type, field) \
-	(*(t *)((char *)bpf_rdonly_cast((void *)(addr), 0) + \
-		bpf_core_field_offset(type, field)))
-
 /* Set by userspace before each read. */
 __u32 self_pid;
 __u32 self_prog_fd;
@@ -68,30 +55,18 @@ int ebpftop_pids(struct bpf_iter__task_file *ctx)
 	if (!fops)
 		return 0;
 	if (fops == prog_fops) {
-		__u64 prog = (__u64)file->private_data;
-		__u64 aux = LOAD(__u64, prog, struct bpf_prog, aux);
+		struct bpf_prog *prog = BPF_CORE_READ(file, private_data);
 
-		e.prog_id = LOAD(__u32, aux, struct bpf_prog_aux, id);
+		e.prog_id = BPF_CORE_READ(prog, aux, id);
 	} else if (fops == link_fops) {
-		__u64 link = (__u64)file->private_data;
-		/* A link detached from its program points at no program. */
-		__u64 prog = LOAD(__u64, link, struct bpf_link, prog);
-		__u64 aux = prog ? LOAD(__u64, prog, struct bpf_prog, aux) : 0;
+		struct bpf_link *link = BPF_CORE_READ(file, private_data);
 
-		e.prog_id = aux ? LOAD(__u32, aux, struct bpf_prog_aux, id) : 0;
+		/* A link detached from its program points at no program. */
+		e.prog_id = BPF_CORE_READ(link, prog, aux, id);
 	}
 	if (!e.prog_id)
 		return 0;
-	/* comm is NUL-padded: 16 bytes, the last one NUL, as the kernel keeps it. */
-	{
-		__u64 leader = (__u64)task->group_leader;
-		char *c = (char *)bpf_rdonly_cast((void *)leader, 0) +
-			  bpf_core_field_offset(struct task_struct, comm);
-
-		*(__u64 *)&e.comm[0] = *(__u64 *)c;
-		*(__u64 *)&e.comm[8] = *(__u64 *)(c + 8);
-		e.comm[sizeof(e.comm) - 1] = '\0';
-	}
+	BPF_CORE_READ_STR_INTO(&e.comm, task, group_leader, comm);
 	bpf_seq_write(ctx->meta->seq, &e, sizeof(e));
 	return 0;
 }
