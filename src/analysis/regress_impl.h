@@ -126,8 +126,8 @@ struct rstate *rtab_key_chain(const struct regress *r, uint64_t tag,
 
 /*
  * The live array: a program that appears waits in added until
- * rtab_live_merge() puts every added one in place (ascending id),
- * leaving out the dead and freeing them.
+ * rtab_live_merge() puts every added one in place (ascending id); the
+ * dead go in too, marked dead, and regress__end() frees them.
  */
 void rtab_live_add(struct regress *r, struct rstate *st);
 void rtab_live_merge(struct regress *r);

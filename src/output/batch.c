@@ -248,7 +248,9 @@ static int text_cols(struct text_col cols[COL__MAX], const struct prog_row *rows
 	return k;
 }
 
-static const char spaces[32] = "                                ";
+/* PAD_RUN spaces, and the string's NUL, which no copy takes. */
+#define PAD_RUN 32
+static const char spaces[PAD_RUN + 1] = "                                ";
 
 /*
  * @pad spaces at @p; returns the end. Short runs by a fixed 32-byte copy:
@@ -257,8 +259,8 @@ static const char spaces[32] = "                                ";
  */
 static inline char *put_pad(char *p, size_t pad)
 {
-	if (pad <= sizeof(spaces))
-		memcpy(p, spaces, sizeof(spaces));
+	if (pad <= PAD_RUN)
+		memcpy(p, spaces, PAD_RUN);
 	else
 		memset(p, ' ', pad);
 	return p + pad;
@@ -500,8 +502,8 @@ static void print_text_table(FILE *f, const struct prog_row *rows, size_t n,
 	int k = text_cols(cols, rows, n, &line_max);
 
 	by_hand = by_hand && text_cols_known(cols, k);
-	/* Padding copies may write up to sizeof(spaces) past a line. */
-	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max + sizeof(spaces));
+	/* Padding copies may write up to PAD_RUN bytes past a line. */
+	o = malloc(sizeof(*o) + TEXT_OUT_SIZE + line_max + PAD_RUN);
 	if (!o) {
 		fputs("ebpftop: out of memory\n", stderr);
 		return;

@@ -108,7 +108,9 @@ bool jw_plain(const char *s, size_t n)
 	size_t i;
 
 	if (n < 8) {
-		char pad[8] = "        ";
+		char pad[8];
+
+		memset(pad, ' ', sizeof(pad));
 
 		copy_small(pad, s, n);
 		memcpy(&x, pad, 8);

@@ -94,7 +94,6 @@ keys() {
 	tm send-keys -t "$s" "$@" || tm_fail "send-keys $*"
 }
 
-# start SESSION COLS ROWS SHELL-COMMAND: a session of that size.
 # details_of SESSION ID: select program ID and open its details pane
 # (Enter closes it again). The selection starts at the top and moves down
 # with j: other ebpftop instances hold the test's programs too, and a
@@ -110,6 +109,7 @@ details_of() {
 	wait_has "$1" "^ program $2 "
 }
 
+# start SESSION COLS ROWS SHELL-COMMAND: a session of that size.
 start() {
 	tm new-session -d -s "$1" -x "$2" -y "$3" -c "$tmp" "$4" ||
 		tm_fail "cannot start tmux session $1"
