@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "analysis/sort.h"
+#include "util/msort.h"
 
 #define N 6
 
@@ -545,6 +546,69 @@ static void test_view_many(void **state)
 	free(s);
 }
 
+/* An element for msort_natural(): a key with many ties, and where it was. */
+struct kv {
+	uint32_t key;
+	uint32_t at;
+	uint64_t pad;	/* elements wider than a pointer, as the owner refs */
+};
+
+static int kv_cmp(const void *a, const void *b, const void *ctx)
+{
+	const struct kv *x = a, *y = b;
+
+	(void)ctx;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/*
+ * msort_natural() against the definition of a stable sort, on random
+ * arrays of every size up to 300 in every shape: random, few keys, in
+ * order, reversed, and in a few ascending runs.
+ */
+static void test_msort_natural(void **state)
+{
+	struct kv a[300], tmp[300];
+
+	(void)state;
+	srand(7);
+	for (size_t n = 0; n <= 300; n++) {
+		for (int shape = 0; shape < 5; shape++) {
+			bool seen[300] = { false };
+			struct kv *out;
+
+			for (size_t i = 0; i < n; i++) {
+				uint32_t k = (uint32_t)rand();
+
+				if (shape == 1)
+					k %= 4;
+				else if (shape == 2)
+					k = (uint32_t)i / 3;
+				else if (shape == 3)
+					k = (uint32_t)(n - i);
+				else if (shape == 4)
+					k = (uint32_t)(i % 37) + (uint32_t)rand() % 3;
+				a[i] = (struct kv){ .key = k, .at = (uint32_t)i,
+						    .pad = (uint64_t)k * 31 + i };
+			}
+			out = msort_natural(a, tmp, n, sizeof(*a), kv_cmp, NULL);
+			assert_true(out == a || out == tmp);
+			for (size_t i = 0; i < n; i++) {
+				/* Each element once, whole. */
+				assert_false(seen[out[i].at]);
+				seen[out[i].at] = true;
+				assert_int_equal(out[i].pad,
+						 (uint64_t)out[i].key * 31 + out[i].at);
+				if (!i)
+					continue;
+				assert_true(out[i - 1].key <= out[i].key);
+				if (out[i - 1].key == out[i].key)
+					assert_true(out[i - 1].at < out[i].at);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_sort_step),
 		cmocka_unit_test_setup(test_filter, setup),
 		cmocka_unit_test(test_view_many),
+		cmocka_unit_test(test_msort_natural),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

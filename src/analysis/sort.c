@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/msort.h"
+
 int rows_compare(const struct prog_row *a, const struct prog_row *b,
 		 enum col k)
 {
@@ -172,58 +174,12 @@ size_t rows_filter(struct prog_row *rows, size_t n, const char *needle)
 	return kept;
 }
 
-/* The end of the ascending run of @a that starts at @i. */
-static size_t run_end(const struct prog_row *const *a, size_t i, size_t n,
-		      enum col k)
+/* Two row pointers compared on column *@ctx, for msort_natural(). */
+static int row_ptr_compare(const void *a, const void *b, const void *ctx)
 {
-	for (i++; i < n; i++) {
-		if (rows_compare(a[i - 1], a[i], k) > 0)
-			break;
-	}
-	return i;
-}
-
-/*
- * Sort the row pointers @a (scratch @tmp, as long) on column @k: a natural
- * merge sort, stable, and one pass over rows already in order (from one
- * refresh to the next, most are: idle programs tie and keep id order).
- * Returns the array that holds the result, @a or @tmp.
- */
-static const struct prog_row **sort_ptrs(const struct prog_row **a,
-					 const struct prog_row **tmp, size_t n,
-					 enum col k)
-{
-	const struct prog_row **src = a, **dst = tmp, **t;
-
-	if (n < 2 || run_end(a, 0, n, k) == n)
-		return a;
-	for (;;) {
-		size_t i = 0, runs = 0;
-
-		while (i < n) {
-			size_t mid = run_end(src, i, n, k), end, p, q, o = i;
-
-			runs++;
-			if (mid == n) {
-				memcpy(dst + i, src + i, (n - i) * sizeof(*src));
-				break;
-			}
-			end = run_end(src, mid, n, k);
-			for (p = i, q = mid; p < mid && q < end;)
-				dst[o++] = rows_compare(src[q], src[p], k) < 0 ?
-						   src[q++] : src[p++];
-			while (p < mid)
-				dst[o++] = src[p++];
-			while (q < end)
-				dst[o++] = src[q++];
-			i = end;
-		}
-		t = src;
-		src = dst;
-		dst = t;
-		if (runs == 1)
-			return src;
-	}
+	return rows_compare(*(const struct prog_row *const *)a,
+			    *(const struct prog_row *const *)b,
+			    *(const enum col *)ctx);
 }
 
 /*
@@ -266,7 +222,9 @@ int rows_view(const struct snapshot *snap, const char *filter, enum col sort,
 				       row_matches_long(r, filter)))
 			ptrs[kept++] = r;
 	}
-	sorted = sort_ptrs(ptrs, tmp, kept, sort);
+	/* From one refresh to the next most rows are in order already. */
+	sorted = msort_natural(ptrs, tmp, kept, sizeof(*ptrs), row_ptr_compare,
+			       &sort);
 	for (size_t i = 0; i < kept; i++)
 		(*view)[i] = *sorted[i];
 	*n = kept;

@@ -23,6 +23,7 @@
 #pragma GCC diagnostic pop
 #include "util/bpf_prog.h"
 #include "util/grow.h"
+#include "util/msort.h"
 
 struct pid_scan {
 	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
@@ -61,12 +62,10 @@ static int ref_cmp(const void *a, const void *b)
 	return (x->owner.pid > y->owner.pid) - (x->owner.pid < y->owner.pid);
 }
 
-/* The end of the ascending run of @a that starts at @i. */
-static size_t run_end(const struct pid_ref *a, size_t i, size_t n)
+static int ref_cmp_ctx(const void *a, const void *b, const void *ctx)
 {
-	for (i++; i < n && ref_cmp(&a[i - 1], &a[i]) <= 0; i++)
-		;
-	return i;
+	(void)ctx;
+	return ref_cmp(a, b);
 }
 
 /*
@@ -75,12 +74,15 @@ static size_t run_end(const struct pid_ref *a, size_t i, size_t n)
  */
 static void refs_sort(struct pid_scan *p)
 {
-	struct pid_ref *src = p->refs, *dst, *t;
+	struct pid_ref *sorted;
 
-	if (run_end(src, 0, p->n) == p->n)
+	/* Sorted already: no scratch needed. */
+	if (p->n < 2 || msort_run_end((const char *)p->refs, 0, p->n,
+				      sizeof(*p->refs), ref_cmp_ctx, NULL) == p->n)
 		return;
 	if (p->tmp_cap < p->n) {
-		t = realloc(p->tmp, p->cap * sizeof(*t));
+		struct pid_ref *t = realloc(p->tmp, p->cap * sizeof(*t));
+
 		if (!t) {
 			qsort(p->refs, p->n, sizeof(*p->refs), ref_cmp);
 			return;
@@ -88,40 +90,14 @@ static void refs_sort(struct pid_scan *p)
 		p->tmp = t;
 		p->tmp_cap = p->cap;
 	}
-	dst = p->tmp;
-	for (;;) {
-		size_t i = 0, runs = 0;
-
-		while (i < p->n) {
-			size_t mid = run_end(src, i, p->n), end, a, b, o = i;
-
-			runs++;
-			if (mid == p->n) {
-				memcpy(dst + i, src + i, (p->n - i) * sizeof(*src));
-				break;
-			}
-			end = run_end(src, mid, p->n);
-			for (a = i, b = mid; a < mid && b < end;)
-				dst[o++] = ref_cmp(&src[b], &src[a]) < 0 ? src[b++] :
-									   src[a++];
-			while (a < mid)
-				dst[o++] = src[a++];
-			while (b < end)
-				dst[o++] = src[b++];
-			i = end;
-		}
-		t = src;
-		src = dst;
-		dst = t;
-		if (runs == 1)
-			break;
-	}
-	if (src != p->refs) {
+	sorted = msort_natural(p->refs, p->tmp, p->n, sizeof(*p->refs),
+			       ref_cmp_ctx, NULL);
+	if (sorted != p->refs) {
 		/* The sorted refs are in the scratch: swap the arrays. */
 		size_t cap = p->cap;
 
 		p->tmp = p->refs;
-		p->refs = src;
+		p->refs = sorted;
 		p->cap = p->tmp_cap;
 		p->tmp_cap = cap;
 	}
