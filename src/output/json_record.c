@@ -86,6 +86,14 @@ static inline void need(struct out *o, size_t n)
 		(o)->p += sizeof(s) - 1;                  \
 	} while (0)
 
+/* Room for element @i of an array, after the comma if it is not the first. */
+static inline void element_open(struct out *o, uint32_t i)
+{
+	need(o, PIECE_MAX);
+	if (i)
+		*o->p++ = ',';
+}
+
 static inline void put_u64(struct out *o, uint64_t v)
 {
 	char tmp[20], *end = tmp + sizeof(tmp), *start;
@@ -139,9 +147,7 @@ static void put_owners(struct out *o, const struct prog_sample *s)
 {
 	*o->p++ = '[';
 	for (uint32_t i = 0; i < s->nr_owners; i++) {
-		need(o, PIECE_MAX);
-		if (i)
-			*o->p++ = ',';
+		element_open(o, i);
 		LIT(o, "{\"pid\":");
 		put_u64(o, s->owners[i].pid);
 		LIT(o, ",\"comm\":");
@@ -183,9 +189,7 @@ static void put_insights(struct out *o, const struct prog_insights *p)
 	for (uint32_t i = 0; i < p->nr_subprogs; i++) {
 		const struct insight_subprog *s = &p->subprogs[i];
 
-		need(o, PIECE_MAX);
-		if (i)
-			*o->p++ = ',';
+		element_open(o, i);
 		LIT(o, "{\"name\":");
 		put_string(o, s->name);
 		need(o, PIECE_MAX);
@@ -204,9 +208,7 @@ static void put_insights(struct out *o, const struct prog_insights *p)
 	for (uint32_t i = 0; i < p->nr_calls; i++) {
 		const struct insight_call *c = &p->calls[i];
 
-		need(o, PIECE_MAX);
-		if (i)
-			*o->p++ = ',';
+		element_open(o, i);
 		LIT(o, "{\"name\":");
 		put_string(o, c->name);
 		need(o, PIECE_MAX);
@@ -222,9 +224,7 @@ static void put_insights(struct out *o, const struct prog_insights *p)
 	for (uint32_t i = 0; i < p->nr_maps; i++) {
 		const struct insight_map *m = &p->maps[i];
 
-		need(o, PIECE_MAX);
-		if (i)
-			*o->p++ = ',';
+		element_open(o, i);
 		LIT(o, "{\"id\":");
 		put_u64(o, m->id);
 		LIT(o, ",\"name\":");
