@@ -11,7 +11,12 @@
  * also reads each program's counters and copies them out: the kernel's
  * part of an ebpftop refresh.
  *
- *   iter_floor [PASSES]
+ * With GAP_MS, each read comes that many milliseconds after the last, as
+ * ebpftop's refreshes do (-d 0.1 is GAP_MS 100): after a pause the walk
+ * finds the kernel's structures out of the caches, and costs more than
+ * reads back to back.
+ *
+ *   iter_floor [PASSES [GAP_MS]]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +39,15 @@ static double thread_cpu_us(void)
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* Microseconds to sleep before each read: 0 reads back to back (hot caches). */
+static unsigned long gap_us;
+
+static void pause_before_read(void)
+{
+	if (gap_us)
+		usleep(gap_us);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -48,9 +62,14 @@ static int measure(struct count_progs_bpf *skel, struct bpf_link *link,
 	char buf[64];
 
 	for (unsigned long i = 0; i < passes; i++) {
-		double t0 = thread_cpu_us();
-		unsigned long long before = skel->bss->visited;
-		int fd = bpf_iter_create(bpf_link__fd(link));
+		double t0;
+		unsigned long long before;
+		int fd;
+
+		pause_before_read();
+		t0 = thread_cpu_us();
+		before = skel->bss->visited;
+		fd = bpf_iter_create(bpf_link__fd(link));
 		ssize_t r;
 
 		if (fd < 0)
@@ -73,9 +92,13 @@ static int measure_ours(struct prog_stats_iter *it, unsigned long passes,
 {
 	for (unsigned long i = 0; i < passes; i++) {
 		const struct prog_stats_entry *e;
-		double t0 = thread_cpu_us();
+		double t0;
 		size_t n;
-		int err = prog_stats_iter__read(it, &e, &n);
+		int err;
+
+		pause_before_read();
+		t0 = thread_cpu_us();
+		err = prog_stats_iter__read(it, &e, &n);
 
 		us[i] = thread_cpu_us() - t0;
 		if (err)
@@ -95,9 +118,20 @@ int main(int argc, char **argv)
 	double *off, *on, *ours;
 	int stats_fd, err;
 
-	if (argc > 2 || (argc == 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
-		fprintf(stderr, "usage: iter_floor [PASSES]\n");
+	if (argc > 3 || (argc >= 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
+		fprintf(stderr, "usage: iter_floor [PASSES [GAP_MS]]\n");
 		return 2;
+	}
+	if (argc == 3) {
+		char *end;
+		double ms = strtod(argv[2], &end);
+
+		if (*end || !(ms >= 0 && ms <= 10000)) {
+			fprintf(stderr, "iter_floor: GAP_MS must be 0 to 10000, not '%s'\n",
+				argv[2]);
+			return 2;
+		}
+		gap_us = (unsigned long)(ms * 1000);
 	}
 	off = calloc(passes, sizeof(*off));
 	on = calloc(passes, sizeof(*on));
