@@ -145,7 +145,10 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			 strerror(-err));
 		return err;
 	}
-	err = prog_table__new(&a->table, !env_flag("EBPFTOP_NO_STATS_ITER"),
+	err = prog_table__new(&a->table,
+			      env_flag("EBPFTOP_NO_STATS_ITER") ? PROG_TABLE_STATS_NONE :
+			      env_flag("EBPFTOP_STATS_ITER_PROBE") ? PROG_TABLE_STATS_PROBE :
+								     PROG_TABLE_STATS_ANY,
 			      !env_flag("EBPFTOP_NO_PROG_ITER"),
 			      !env_flag("EBPFTOP_NO_PID_ITER"));
 	if (err) {

@@ -715,39 +715,56 @@ static const char *str_of(struct json_object *prog, const char *key)
 }
 
 /*
- * The counters iterator and the per-program info path (and the id walk)
- * give the same figures for idle programs, exactly: one run of each
- * through ebpftop, nothing running in between. With the iterator, ebpftop
- * holds no fd on any program; on the info path it keeps them.
+ * The counters iterator (both ways it reads), the per-program info path
+ * and the id walk give the same figures for idle programs, exactly: one
+ * run of each through ebpftop, nothing running in between. With the
+ * iterator, ebpftop holds no fd on any program; on the info path it keeps
+ * them. Which iterator program ebpftop loaded tells which way it reads.
  */
 static void test_paths_agree(void **state)
 {
 	static const char *const no_stats_iter[] = { "EBPFTOP_NO_STATS_ITER=1", NULL };
+	static const char *const probe[] = { "EBPFTOP_STATS_ITER_PROBE=1", NULL };
 	static const char *const no_prog_iter[] = { "EBPFTOP_NO_PROG_ITER=1", NULL };
-	static const char *const *const paths[] = { NULL, no_stats_iter, no_prog_iter };
+	static const char *const *const paths[] = { NULL, no_stats_iter, probe,
+						    no_prog_iter };
+	enum { NPATHS = sizeof(paths) / sizeof(paths[0]) };
 	static const unsigned long runs[TL__MAX] = { 12345, 678, 9, 0 };
 	struct json_object *first[TL__MAX] = { NULL };
-	struct run runs_of[3];
+	struct run runs_of[NPATHS];
 
 	run_counted(runs);
 
-	for (size_t k = 0; k < 3; k++) {
+	for (size_t k = 0; k < NPATHS; k++) {
 		struct run *r = &runs_of[k];
-		bool held = false;
+		bool held = false, plain, probed;
 
 		/* Two records: the fds held (or not) after the first refresh. */
 		run_start(r, paths[k], "2", "0.3");
 		run_next(r, 15000);
 		for (int i = 0; i < TL__MAX; i++)
 			held |= tu_pid_holds_prog(r->p.pid, tl.ids[i]);
+		plain = tu_pid_holds_prog_named(r->p.pid, "ebpftop_progs");
+		probed = tu_pid_holds_prog_named(r->p.pid, "ebpftop_progs_p");
 		run_next(r, 15000);
 		if (!tu_wait(&r->p, 10000))
 			fail_msg("ebpftop (%s) did not exit", variant_name(paths[k]));
 		assert_int_equal(tu_exit_code(&r->p), 0);
-		if (k == 0 && held)
-			fail_msg("ebpftop holds an fd on one of the loader's programs, though it reads them through the iterator");
+		if ((k == 0 || k == 2) && held)
+			fail_msg("ebpftop (%s) holds an fd on one of the loader's programs, though it reads them through the iterator",
+				 variant_name(paths[k]));
+		if (k == 0 && plain == probed)
+			fail_msg("ebpftop holds %s of its two counters iterators: it should hold one",
+				 plain ? "both" : "neither");
 		if (k == 1 && !held)
 			fail_msg("ebpftop with EBPFTOP_NO_STATS_ITER holds no fd on the loader's programs: it did not take the info path");
+		/* (The iterator that lists ids is named ebpftop_progs too.) */
+		if (k == 1 && probed)
+			fail_msg("ebpftop with EBPFTOP_NO_STATS_ITER loaded a counters iterator");
+		if (k == 2 && (plain || !probed))
+			fail_msg("ebpftop with EBPFTOP_STATS_ITER_PROBE does not read with probe reads (ebpftop_progs %s, ebpftop_progs_p %s)",
+				 plain ? "loaded" : "not loaded",
+				 probed ? "loaded" : "not loaded");
 		for (int i = 0; i < TL__MAX; i++) {
 			struct json_object *p = tu_record_prog(r->rec[1], tl.ids[i]);
 			uint64_t c0, t0, c1, t1;
@@ -775,7 +792,7 @@ static void test_paths_agree(void **state)
 		}
 		live = NULL;
 	}
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < NPATHS; k++)
 		run_free(&runs_of[k]);
 }
 
@@ -883,11 +900,14 @@ int main(void)
 	static const char *const few_fds[] = { "EBPFTOP_NO_STATS_ITER=1",
 					       "RLIMIT_NOFILE=258", NULL };
 	static const char *const no_stats_iter[] = { "EBPFTOP_NO_STATS_ITER=1", NULL };
+	static const char *const stats_probe[] = { "EBPFTOP_STATS_ITER_PROBE=1", NULL };
 	/* Named per variant: cmocka prints these names. */
 	const struct CMUnitTest tests[] = {
 		{ "exact_counts", test_exact_counts, setup, teardown, (void *)plain },
 		{ "exact_counts/EBPFTOP_NO_STATS_ITER", test_exact_counts, setup,
 		  teardown, (void *)no_stats_iter },
+		{ "exact_counts/EBPFTOP_STATS_ITER_PROBE", test_exact_counts, setup,
+		  teardown, (void *)stats_probe },
 		{ "exact_counts/EBPFTOP_NO_PROG_ITER", test_exact_counts, setup,
 		  teardown, (void *)no_prog_iter },
 		{ "exact_counts/EBPFTOP_NO_PID_ITER", test_exact_counts, setup,

@@ -241,7 +241,7 @@ static bool check_same(struct prog_table *t)
 	return same;
 }
 
-static void churn(bool stats_iter, bool prog_iter)
+static void churn(enum prog_table_stats stats_iter, bool prog_iter)
 {
 	struct prog_table *t;
 	int sfd;
@@ -250,7 +250,7 @@ static void churn(bool stats_iter, bool prog_iter)
 	assert_int_equal(prog_table__new(&t, stats_iter, prog_iter, true), 0);
 	assert_non_null(t);
 	prog_table__on_new(t, on_new, NULL);
-	if (stats_iter && prog_iter)
+	if (stats_iter != PROG_TABLE_STATS_NONE && prog_iter)
 		assert_int_equal(prog_table__mode(t), PROG_ENUM_STATS);
 	else if (prog_iter)
 		assert_int_equal(prog_table__mode(t), PROG_ENUM_ITER);
@@ -304,23 +304,30 @@ static void churn(bool stats_iter, bool prog_iter)
 
 static void test_churn_stats(void **state)
 {
-	churn(true, true);
+	churn(PROG_TABLE_STATS_ANY, true);
+}
+
+/* The counters iterator as kernels before 6.15 run it. */
+static void test_churn_stats_probe(void **state)
+{
+	churn(PROG_TABLE_STATS_PROBE, true);
 }
 
 static void test_churn_info(void **state)
 {
-	churn(false, true);
+	churn(PROG_TABLE_STATS_NONE, true);
 }
 
 static void test_churn_ids(void **state)
 {
-	churn(false, false);
+	churn(PROG_TABLE_STATS_NONE, false);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_churn_stats),
+		cmocka_unit_test(test_churn_stats_probe),
 		cmocka_unit_test(test_churn_info),
 		cmocka_unit_test(test_churn_ids),
 	};

@@ -4,6 +4,7 @@
 #include "collect/prog_stats.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -17,12 +18,18 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpointer-arith"
 #include "prog_stats.lskel.h"
+#include "prog_stats_probe.lskel.h"
 #pragma GCC diagnostic pop
 #include "util/bpf_prog.h"
 #include "util/grow.h"
 
 struct prog_stats_iter {
-	struct prog_stats_bpf *skel;
+	enum prog_stats_read how;
+	struct prog_stats_bpf *plain;		/* PROG_STATS_PLAIN */
+	struct prog_stats_probe_bpf *probe;	/* PROG_STATS_PROBE */
+	/* In whichever of the two is loaded (both come from one source). */
+	int prog_fd;
+	uint32_t *offsets_only, *offsets_ok;
 	int link_fd;
 	uint32_t prog_id;
 	struct prog_stats_entry *e;
@@ -81,76 +88,124 @@ static int possible_cpus(uint32_t *cpus, size_t max)
 	return prog_stats_parse_cpus(buf, cpus, max);
 }
 
-int prog_stats_iter__open(struct prog_stats_iter **out)
-{
-	struct prog_stats_iter *it;
-	int n, err;
+/*
+ * load_<obj>(): open and load light skeleton @obj (prog_stats_bpf or
+ * prog_stats_probe_bpf, built from one source: the same globals) with
+ * iterator program @prog into @field of @it, for @n possible CPUs @cpus. 0 or a negative
+ * errno. A light skeleton has the kernel apply the CO-RE relocations, so
+ * ebpftop never parses the kernel's BTF (megabytes) itself.
+ */
+#define DEFINE_LOAD(obj, field, prog)						\
+static int load_##obj(struct prog_stats_iter *it, const uint32_t *cpus,	\
+		      uint32_t n)						\
+{										\
+	struct obj *skel = obj##__open();					\
+	int err;								\
+										\
+	if (!skel)								\
+		return errno ? -errno : -ENOMEM;				\
+	it->field = skel;							\
+	memcpy(skel->rodata->cpu_ids, cpus, n * sizeof(*cpus));			\
+	skel->rodata->nr_cpus = n;						\
+	err = obj##__load(skel);						\
+	if (err)								\
+		return err < 0 ? err : -EINVAL;					\
+	it->prog_fd = skel->progs.prog.prog_fd;					\
+	it->offsets_only = &skel->bss->offsets_only;				\
+	it->offsets_ok = &skel->bss->offsets_ok;				\
+	return 0;								\
+}
+DEFINE_LOAD(prog_stats_bpf, plain, ebpftop_progs)
+DEFINE_LOAD(prog_stats_probe_bpf, probe, ebpftop_progs_p)
 
-	*out = NULL;
-	it = calloc(1, sizeof(*it));
-	if (!it)
-		return -ENOMEM;
-	it->link_fd = -1;
-	/*
-	 * A light skeleton: the kernel applies the CO-RE relocations, so
-	 * ebpftop never parses the kernel's BTF (megabytes) itself.
-	 */
-	it->skel = prog_stats_bpf__open();
-	if (!it->skel) {
-		err = -errno;
-		goto fail;
-	}
-	n = possible_cpus((uint32_t *)it->skel->rodata->cpu_ids,
-			  PROG_STATS_MAX_CPUS);
-	if (n < 0) {
-		err = n;
-		goto fail;
-	}
-	it->skel->rodata->nr_cpus = (uint32_t)n;
-	err = prog_stats_bpf__load(it->skel);
-	if (err) {
-		err = err < 0 ? err : -EINVAL;
-		goto fail;
-	}
-	it->link_fd = bpf_link_create(it->skel->progs.ebpftop_progs.prog_fd, 0,
-				      BPF_TRACE_ITER, NULL);
-	if (it->link_fd < 0) {
-		err = -errno;
-		goto fail;
-	}
-	it->prog_id = prog_id_of_fd(it->skel->progs.ebpftop_progs.prog_fd);
+/* Attach the loaded program and learn the per-CPU offsets. */
+static int iter_start(struct prog_stats_iter *it)
+{
+	int err;
+
+	it->link_fd = bpf_link_create(it->prog_fd, 0, BPF_TRACE_ITER, NULL);
+	if (it->link_fd < 0)
+		return -errno;
+	it->prog_id = prog_id_of_fd(it->prog_fd);
 	/*
 	 * A first read proves the per-CPU offsets can be learnt here. It
 	 * stops at the first program: a whole walk costs milliseconds with
 	 * many programs loaded, and start-up has one to do already.
 	 */
-	it->skel->bss->offsets_only = 1;
+	*(volatile uint32_t *)it->offsets_only = 1;
 	err = prog_stats_iter__read(it, &(const struct prog_stats_entry *){ NULL },
 				    &(size_t){ 0 });
-	it->skel->bss->offsets_only = 0;
+	*(volatile uint32_t *)it->offsets_only = 0;
 	/* A program that ends a read before writing anything: EAGAIN. */
 	if (err == -EAGAIN)
 		err = 0;
-	if (!err && !it->skel->bss->offsets_ok)
+	if (!err && !*(volatile uint32_t *)it->offsets_ok)
 		err = -ENOTSUP;
-	if (err)
-		goto fail;
+	return err;
+}
+
+/* Let go of the loaded skeleton and link, if any. */
+static void iter_stop(struct prog_stats_iter *it)
+{
+	if (it->link_fd >= 0)
+		close(it->link_fd);
+	it->link_fd = -1;
+	prog_stats_bpf__destroy(it->plain);
+	prog_stats_probe_bpf__destroy(it->probe);
+	it->plain = NULL;
+	it->probe = NULL;
+}
+
+int prog_stats_iter__open(struct prog_stats_iter **out, bool probe_only)
+{
+	uint32_t cpus[PROG_STATS_MAX_CPUS];
+	struct prog_stats_iter *it;
+	int n, err = -ENOTSUP;
+
+	*out = NULL;
+	n = possible_cpus(cpus, PROG_STATS_MAX_CPUS);
+	if (n < 0)
+		return n;
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->link_fd = -1;
+	/* Plain loads where the kernel verifies them (6.15 on), ... */
+	if (!probe_only) {
+		it->how = PROG_STATS_PLAIN;
+		err = load_prog_stats_bpf(it, cpus, (uint32_t)n);
+		if (!err)
+			err = iter_start(it);
+		if (err)
+			iter_stop(it);
+	}
+	/* ... else a helper call per read (5.19 on). */
+	if (err) {
+		it->how = PROG_STATS_PROBE;
+		err = load_prog_stats_probe_bpf(it, cpus, (uint32_t)n);
+		if (!err)
+			err = iter_start(it);
+	}
+	if (err) {
+		prog_stats_iter__free(it);
+		return err;
+	}
 	*out = it;
 	return 0;
-fail:
-	prog_stats_iter__free(it);
-	return err ? err : -EINVAL;
 }
 
 void prog_stats_iter__free(struct prog_stats_iter *it)
 {
 	if (!it)
 		return;
-	if (it->link_fd >= 0)
-		close(it->link_fd);
-	prog_stats_bpf__destroy(it->skel);
+	iter_stop(it);
 	free(it->e);
 	free(it);
+}
+
+enum prog_stats_read prog_stats_iter__how(const struct prog_stats_iter *it)
+{
+	return it->how;
 }
 
 uint32_t prog_stats_iter__prog_id(const struct prog_stats_iter *it)

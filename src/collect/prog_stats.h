@@ -2,6 +2,7 @@
 #ifndef EBPFTOP_COLLECT_PROG_STATS_H
 #define EBPFTOP_COLLECT_PROG_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,13 +15,24 @@
  */
 struct prog_stats_iter;
 
+/* How the iterator reads each program's counters. */
+enum prog_stats_read {
+	PROG_STATS_PLAIN,	/* plain loads through bpf_rdonly_cast(): Linux 6.15+ */
+	PROG_STATS_PROBE,	/* bpf_probe_read_kernel(): Linux 5.19+, slower */
+};
+
 /*
- * Load the iterator. 0, or a negative errno when this kernel cannot run it
- * (before 6.15, too many CPUs, no BTF, no privileges): callers then fall
- * back to one BPF_OBJ_GET_INFO_BY_FD per program.
+ * Load the iterator: with plain loads where this kernel verifies them,
+ * else with probe reads; with @probe_only, with probe reads alone (tests
+ * take the older kernels' way so). 0, or a negative errno when this kernel
+ * can run neither (before 5.19, too many CPUs, no BTF, no privileges):
+ * callers then fall back to one BPF_OBJ_GET_INFO_BY_FD per program.
  */
-int prog_stats_iter__open(struct prog_stats_iter **out);
+int prog_stats_iter__open(struct prog_stats_iter **out, bool probe_only);
 void prog_stats_iter__free(struct prog_stats_iter *it);
+
+/* Which of the two ways the loaded iterator reads. */
+enum prog_stats_read prog_stats_iter__how(const struct prog_stats_iter *it);
 
 /* The iterator program's id, to leave ebpftop's own program out. */
 uint32_t prog_stats_iter__prog_id(const struct prog_stats_iter *it);

@@ -44,7 +44,7 @@
  * blindly, it would keep a program alive after its owner let it go. The
  * owner scan, made at every refresh here, tells how many references are
  * fds of ebpftop instances (this one and any other running at the same
- * time, recognised by the ebpftop_progs iterator they hold). When nothing
+ * time, recognised by the iterators they hold). When nothing
  * else holds a program, the table closes its fd for good and the program
  * goes (if it does not, it is reopened at each refresh).
  *
@@ -92,8 +92,8 @@ static size_t fd_budget(void)
 	return r.rlim_cur > 256 ? (size_t)r.rlim_cur - 256 : 0;
 }
 
-int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
-		    bool pid_iter)
+int prog_table__new(struct prog_table **out, enum prog_table_stats stats_iter,
+		    bool prog_iter, bool pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 	int err;
@@ -101,7 +101,9 @@ int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
 	*out = NULL;
 	if (!t)
 		return -ENOMEM;
-	if (prog_iter && stats_iter && !prog_stats_iter__open(&t->stats)) {
+	if (prog_iter && stats_iter != PROG_TABLE_STATS_NONE &&
+	    !prog_stats_iter__open(&t->stats,
+				   stats_iter == PROG_TABLE_STATS_PROBE)) {
 		t->mode = PROG_ENUM_STATS;
 		t->own_ids[0] = prog_stats_iter__prog_id(t->stats);
 	} else {
@@ -202,6 +204,7 @@ static bool is_monitor_prog(const struct prog_sample *s)
 {
 	return s->type == BPF_PROG_TYPE_TRACING &&
 	       (!strcmp(s->name, "ebpftop_progs") ||
+		!strcmp(s->name, "ebpftop_progs_p") ||
 		!strcmp(s->name, "ebpftop_pids"));
 }
 

@@ -17,14 +17,22 @@ enum prog_enum_mode {
 	PROG_ENUM_IDS,		/* BPF_PROG_GET_NEXT_ID walk, fds reopened every refresh */
 };
 
+/* Which counters iterator a table may read. */
+enum prog_table_stats {
+	PROG_TABLE_STATS_NONE,	/* none: one info call per program and refresh */
+	PROG_TABLE_STATS_ANY,	/* plain loads (6.15+), else probe reads (5.19+) */
+	PROG_TABLE_STATS_PROBE,	/* probe reads only, as on kernels before 6.15 */
+};
+
 /*
- * A table that uses the BPF iterators where they load; @stats_iter,
- * @prog_iter or @pid_iter false forces the fallback (tests exercise it
- * that way): without @stats_iter, one BPF_OBJ_GET_INFO_BY_FD per program
- * and refresh; without @prog_iter, no iterator lists programs either.
+ * A table that uses the BPF iterators where they load; @stats_iter
+ * PROG_TABLE_STATS_NONE, or @prog_iter or @pid_iter false, forces a
+ * fallback (tests exercise them that way): without a counters iterator,
+ * one BPF_OBJ_GET_INFO_BY_FD per program and refresh; without @prog_iter,
+ * no iterator lists programs either.
  */
-int prog_table__new(struct prog_table **out, bool stats_iter, bool prog_iter,
-		    bool pid_iter);
+int prog_table__new(struct prog_table **out, enum prog_table_stats stats_iter,
+		    bool prog_iter, bool pid_iter);
 void prog_table__free(struct prog_table *t);
 /*
  * A hook called once for each program the table reads for the first time,

@@ -159,13 +159,14 @@ bench_owners() {
 # ms of CPU of one bare read of an iterator that only counts programs, with
 # stats off and on, and of one read of ebpftop's own counters iterator,
 # each a median of reads back to back (hot).
-# Then the same two reads with stats on made 100 ms apart (cold).
+# Then, made 100 ms apart (cold): the floor with stats on, our iterator,
+# and our iterator as kernels before 6.15 load it (probe reads).
 bench_floor() {
 	local hot cold
 
 	hot=$("$floor" 31) || die "iter_floor failed"
 	cold=$("$floor" 21 100) || die "iter_floor failed"
-	echo "$hot $cold" | awk '{ printf "%.3f %.3f %.3f %.3f %.3f\n", $2 / 1000, $4 / 1000, $6 / 1000, $11 / 1000, $13 / 1000 }'
+	echo "$hot $cold" | awk '{ printf "%.3f %.3f %.3f %.3f %.3f %.3f\n", $2 / 1000, $4 / 1000, $6 / 1000, $13 / 1000, $15 / 1000, $17 / 1000 }'
 }
 
 # Mean wall-clock ms of one bpftool invocation.
@@ -201,11 +202,11 @@ for n in $counts; do
 	read -r json _ rss_json <<<"$(bench_ebpftop -b -j)"
 	read -r tui first_tui rss_tui <<<"$(bench_ebpftop --tui)"
 	owners=$(bench_owners "$coll")
-	read -r floff fl ours cfl cours <<<"$(bench_floor)"
+	read -r floff fl ours cfl cours cprobe <<<"$(bench_floor)"
 	bt=$(bench_bpftool)
 	btj=$(bench_bpftool -j)
 	rss=$(printf '%s\n' "$rss_coll" "$rss_text" "$rss_json" "$rss_tui" | sort -n | tail -n 1)
-	rows="$rows$n $coll $text $json $tui $floff $fl $ours $cfl $cours $owners $first_text $first_tui $rss $bt $btj
+	rows="$rows$n $coll $text $json $tui $floff $fl $ours $cfl $cours $cprobe $owners $first_text $first_tui $rss $bt $btj
 "
 	unload
 done
@@ -217,9 +218,10 @@ echo "cpu/refresh = (cpu(-n 21) - cpu(-n 1)) / 20 at -d 0.1, user+system, median
 echo "collect = batch with a filter that matches nothing; tui = on a 200x50 pty"
 echo "floor = one bpf_iter_create+read+close of an iterator that only counts programs (median of 31),"
 echo "        with run-time stats off, and on as ebpftop has them; iter = the same for ebpftop's own"
-echo "        counters iterator (the kernel's part of a refresh); x = collect / floor (stats on)"
-echo "        all read back to back (hot caches); cold on and cold iter: the same reads 100 ms apart,"
-echo "        as ebpftop's refreshes at -d 0.1 come (median of 21): the kernel's part of a steady refresh"
+echo "        counters iterator; x = collect / floor (stats on); these three read back to back (hot caches)"
+echo "c.on, c.iter = the same reads with stats on, 100 ms apart as ebpftop's refreshes at -d 0.1 come"
+echo "        (median of 21): c.iter is the kernel's part of a steady refresh, collect - c.iter user space's;"
+echo "        c.probe = c.iter as kernels 5.19 to 6.14 read (bpf_probe_read_kernel, not plain loads)"
 echo "us/prog = text per program; json/text and tui/text: the ratios of those columns"
 echo "owners = one walk of every open file for owners (when programs appear, else every 3 s)"
 echo "first = cpu of a whole -n 1 run (start-up and first frame)"
@@ -227,18 +229,18 @@ echo "bpftool = mean wall time of one 'bpftool [-j] prog show', $bt_reps runs"
 [ "$others" = 0 ] || echo "note: $others other ebpftop process(es) were running and share the cpus"
 printf '%s' "$notes"
 echo
-printf '%7s | %-31s | %-22s | %-41s | %7s | %-13s | %7s | %-17s\n' "" " ebpftop ms cpu/refresh" " text us/prog, ratios" " floor ms: hot, cold (100 ms apart)" "owners" "first ms cpu" "max" "bpftool ms/run"
-printf '%7s | %7s %7s %7s %7s | %7s %6s %7s | %6s %6s %6s %6s | %6s %6s | %7s | %6s %6s | %7s | %8s %8s\n' \
-	N collect text json tui "us/prog" json/t tui/t off on iter "x" "c.on" "c.iter" "ms" text tui "RSS MiB" show "-j show"
-printf '%s' "$rows" | while read -r n coll text json tui floff fl ours cfl cours owners ft fu rss bt btj; do
-	printf '%7s | %7s %7s %7s %7s | %7s %6s %7s | %6s %6s %6s %6s | %6s %6s | %7s | %6s %6s | %7s | %8s %8s\n' "$n" \
+printf '%7s | %-31s | %-22s | %-49s | %7s | %-13s | %7s | %-17s\n' "" " ebpftop ms cpu/refresh" " text us/prog, ratios" " floor ms: hot, cold (100 ms apart)" "owners" "first ms cpu" "max" "bpftool ms/run"
+printf '%7s | %7s %7s %7s %7s | %7s %6s %7s | %6s %6s %6s %6s | %6s %6s %7s | %7s | %6s %6s | %7s | %8s %8s\n' \
+	N collect text json tui "us/prog" json/t tui/t off on iter "x" "c.on" "c.iter" "c.probe" "ms" text tui "RSS MiB" show "-j show"
+printf '%s' "$rows" | while read -r n coll text json tui floff fl ours cfl cours cprobe owners ft fu rss bt btj; do
+	printf '%7s | %7s %7s %7s %7s | %7s %6s %7s | %6s %6s %6s %6s | %6s %6s %7s | %7s | %6s %6s | %7s | %8s %8s\n' "$n" \
 		"$coll" "$text" "$json" "$tui" \
 		"$(awk -v t="$text" -v n="$n" 'BEGIN { printf "%.2f", t * 1000 / n }')" \
 		"$(awk -v a="$json" -v t="$text" 'BEGIN { printf "%.2f", (t > 0 ? a / t : 0) }')" \
 		"$(awk -v a="$tui" -v t="$text" 'BEGIN { printf "%.2f", (t > 0 ? a / t : 0) }')" \
 		"$floff" "$fl" "$ours" \
 		"$(awk -v c="$coll" -v f="$fl" 'BEGIN { printf "%.1f", (f > 0 ? c / f : 0) }')" \
-		"$cfl" "$cours" "$owners" "$ft" "$fu" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
+		"$cfl" "$cours" "$cprobe" "$owners" "$ft" "$fu" "$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
 		"$bt" "$btj"
 done
 echo

@@ -9,7 +9,8 @@
  * with the kernel's run-time stats on (as ebpftop has them), then with them
  * on for ebpftop's own counters iterator (src/collect/prog_stats.c), which
  * also reads each program's counters and copies them out: the kernel's
- * part of an ebpftop refresh.
+ * part of an ebpftop refresh; last the same iterator as kernels before
+ * 6.15 load it, with probe reads.
  *
  * With GAP_MS, each read comes that many milliseconds after the last, as
  * ebpftop's refreshes do (-d 0.1 is GAP_MS 100): after a pause the walk
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 	unsigned long passes = 31;
 	unsigned long long seen = 0;
 	struct prog_stats_iter *it = NULL;
-	double *off, *on, *ours;
+	double *off, *on, *ours, *probe;
 	int stats_fd, err;
 
 	if (argc > 3 || (argc >= 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
@@ -136,8 +137,9 @@ int main(int argc, char **argv)
 	off = calloc(passes, sizeof(*off));
 	on = calloc(passes, sizeof(*on));
 	ours = calloc(passes, sizeof(*ours));
+	probe = calloc(passes, sizeof(*probe));
 	skel = count_progs_bpf__open_and_load();
-	if (!off || !on || !ours || !skel) {
+	if (!off || !on || !ours || !probe || !skel) {
 		fprintf(stderr, "iter_floor: cannot load the iterator: %s\n",
 			strerror(errno));
 		return 1;
@@ -163,22 +165,31 @@ int main(int argc, char **argv)
 		}
 		err = measure(skel, link, passes, on, &seen);
 		if (!err)
-			err = prog_stats_iter__open(&it);
+			err = prog_stats_iter__open(&it, false);
 		if (!err)
 			err = measure_ours(it, passes, ours);
+		prog_stats_iter__free(it);
+		it = NULL;
+		/* As kernels before 6.15 read: a helper call per read. */
+		if (!err)
+			err = prog_stats_iter__open(&it, true);
+		if (!err)
+			err = measure_ours(it, passes, probe);
 		close(stats_fd);
 	}
 	if (err) {
 		fprintf(stderr, "iter_floor: %s\n", strerror(-err));
 		return 1;
 	}
-	printf("%llu %.1f %.1f %.1f %.1f %.1f %.1f\n", seen, off[passes / 2],
-	       off[0], on[passes / 2], on[0], ours[passes / 2], ours[0]);
+	printf("%llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", seen,
+	       off[passes / 2], off[0], on[passes / 2], on[0],
+	       ours[passes / 2], ours[0], probe[passes / 2], probe[0]);
 	prog_stats_iter__free(it);
 	bpf_link__destroy(link);
 	count_progs_bpf__destroy(skel);
 	free(off);
 	free(on);
 	free(ours);
+	free(probe);
 	return 0;
 }

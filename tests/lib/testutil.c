@@ -739,6 +739,30 @@ bool tu_pid_holds_prog(pid_t pid, uint32_t id)
 	return each_fd(pid, fd_is_prog, &id);
 }
 
+static bool fd_is_prog_named(pid_t pid, const char *fd, const void *arg)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	uint32_t id = fd_prog_id(pid, fd);
+	bool same;
+	int pfd;
+
+	if (!id)
+		return false;
+	pfd = bpf_prog_get_fd_by_id(id);
+	if (pfd < 0)
+		return false;
+	same = !bpf_obj_get_info_by_fd(pfd, &info, &len) &&
+	       !strncmp(info.name, arg, sizeof(info.name));
+	close(pfd);
+	return same;
+}
+
+bool tu_pid_holds_prog_named(pid_t pid, const char *name)
+{
+	return each_fd(pid, fd_is_prog_named, name);
+}
+
 static size_t scan_procs(const char *comm, const char *fd_target,
 			 const uint32_t *prog_id, const pid_t *except,
 			 size_t except_n, pid_t *out, size_t max)

@@ -182,6 +182,8 @@ size_t tu_find_procs(const char *comm, const char *fd_target,
 size_t tu_find_prog_holders(uint32_t id, pid_t *out, size_t max);
 /* Whether process @pid holds a program fd or link on program @id. */
 bool tu_pid_holds_prog(pid_t pid, uint32_t id);
+/* Whether process @pid holds a program fd or link on a program named @name. */
+bool tu_pid_holds_prog_named(pid_t pid, const char *name);
 /* A process's comm ("?" when gone). */
 const char *tu_comm(pid_t pid, char *buf, size_t len);
 /* Whether program @id is loaded; takes no reference on it. */
