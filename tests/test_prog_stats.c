@@ -35,8 +35,8 @@
 
 /*
  * As many programs as the machine is allowed here; they load in about a
- * second. EBPFTOP_TEST_PROGS asks for fewer (an emulated guest loads them
- * a hundred times slower).
+ * second. EBPFTOP_TEST_PROGS asks for fewer (the VM tier's guest, whose
+ * CPU is emulated).
  */
 #define NPROGS 10000
 static size_t want = NPROGS;

@@ -4,9 +4,9 @@
 #include "collect/prog_stats.h"
 
 #include <ctype.h>
-#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,9 +91,10 @@ static int possible_cpus(uint32_t *cpus, size_t max)
 /*
  * load_<obj>(): open and load light skeleton @obj (prog_stats_bpf or
  * prog_stats_probe_bpf, built from one source: the same globals) with
- * iterator program @prog into @field of @it, for @n possible CPUs @cpus. 0 or a negative
- * errno. A light skeleton has the kernel apply the CO-RE relocations, so
- * ebpftop never parses the kernel's BTF (megabytes) itself.
+ * iterator program @prog into @field of @it, for @n possible CPUs @cpus.
+ * 0 or a negative errno; a failed load prints nothing. A light skeleton
+ * has the kernel apply the CO-RE relocations, so ebpftop never parses the
+ * kernel's BTF (megabytes) itself.
  */
 #define DEFINE_LOAD(obj, field, prog)						\
 static int load_##obj(struct prog_stats_iter *it, const uint32_t *cpus,	\

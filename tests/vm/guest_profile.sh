@@ -12,7 +12,6 @@ export TERM=screen
 rc=$?
 /usr/bin/bash tests/test_profile_tui.sh || [ "$rc" != 0 ] || rc=1
 # The counters iterator as a kernel before 6.15 loads it (probe reads),
-# exact against the kernel's info; the emulated CPU loads 300 programs in
-# the time the host loads 10,000.
+# exact against the kernel's info, over 300 programs (the CPU is emulated).
 EBPFTOP_TEST_PROGS=300 ./tests/test_prog_stats || [ "$rc" != 0 ] || rc=1
 exit "$rc"
