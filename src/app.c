@@ -150,7 +150,9 @@ static int app_init(struct app *a, const struct ebpftop_opts *o, char *msg,
 			      env_flag("EBPFTOP_STATS_ITER_PROBE") ? PROG_TABLE_STATS_PROBE :
 								     PROG_TABLE_STATS_ANY,
 			      !env_flag("EBPFTOP_NO_PROG_ITER"),
-			      !env_flag("EBPFTOP_NO_PID_ITER"));
+			      env_flag("EBPFTOP_NO_PID_ITER") ? PID_SCAN_PROC :
+			      env_flag("EBPFTOP_PID_ITER_PROBE") ? PID_SCAN_PROBE :
+								   PID_SCAN_ANY);
 	if (err) {
 		snprintf(msg, msglen, "cannot set up program collection: %s",
 			 strerror(-err));

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -816,6 +817,42 @@ static bool lists_owner(struct json_object *rec, uint32_t id, pid_t pid)
  * Owners without an owner walk at every refresh: a program that appears
  * shows its owner in the very record it first appears in.
  */
+/* Whether @env sets @name. */
+static bool env_has(const char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; env && *env; env++) {
+		if (!strncmp(*env, name, len) && (*env)[len] == '=')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The owner walk ebpftop @pid took, told by the iterator program it holds:
+ * none on the /proc path, the probe-read build when forced, else one of
+ * the two builds.
+ */
+static void check_owner_walk(pid_t pid, const char *const *env)
+{
+	bool plain = tu_pid_holds_prog_named(pid, "ebpftop_pids");
+	bool probed = tu_pid_holds_prog_named(pid, "ebpftop_pids_p");
+
+	if (env_has(env, "EBPFTOP_NO_PID_ITER")) {
+		if (plain || probed)
+			fail_msg("ebpftop with EBPFTOP_NO_PID_ITER holds an owner iterator");
+	} else if (env_has(env, "EBPFTOP_PID_ITER_PROBE")) {
+		if (plain || !probed)
+			fail_msg("ebpftop with EBPFTOP_PID_ITER_PROBE does not walk owners with probe reads (ebpftop_pids %s, ebpftop_pids_p %s)",
+				 plain ? "loaded" : "not loaded",
+				 probed ? "loaded" : "not loaded");
+	} else if (plain == probed) {
+		fail_msg("ebpftop holds %s of its two owner iterators: it should hold one",
+			 plain ? "both" : "neither");
+	}
+}
+
 static void test_new_owner(void **state)
 {
 	const char *const *env = *state;
@@ -827,6 +864,7 @@ static void test_new_owner(void **state)
 	run_start(&cur, env, NULL, "0.2");
 	for (int k = 0; k < 2; k++)
 		run_next(&cur, 15000);
+	check_owner_walk(cur.p.pid, env);
 	if (tl_start(&tl2))
 		fail_msg("a second testload did not start");
 	deadline = tu_now_ms() + 10000;
@@ -901,6 +939,7 @@ int main(void)
 					       "RLIMIT_NOFILE=258", NULL };
 	static const char *const no_stats_iter[] = { "EBPFTOP_NO_STATS_ITER=1", NULL };
 	static const char *const stats_probe[] = { "EBPFTOP_STATS_ITER_PROBE=1", NULL };
+	static const char *const pid_probe[] = { "EBPFTOP_PID_ITER_PROBE=1", NULL };
 	/* Named per variant: cmocka prints these names. */
 	const struct CMUnitTest tests[] = {
 		{ "exact_counts", test_exact_counts, setup, teardown, (void *)plain },
@@ -921,6 +960,8 @@ int main(void)
 		{ "link_owner", test_link_owner, setup, teardown, (void *)plain },
 		{ "link_owner/EBPFTOP_NO_PID_ITER", test_link_owner, setup,
 		  teardown, (void *)no_pid_iter },
+		{ "link_owner/EBPFTOP_PID_ITER_PROBE", test_link_owner, setup,
+		  teardown, (void *)pid_probe },
 		{ "unload", test_unload, setup, teardown, (void *)plain },
 		{ "unload/EBPFTOP_NO_PROG_ITER", test_unload, setup, teardown,
 		  (void *)no_prog_iter },
@@ -932,6 +973,8 @@ int main(void)
 		{ "new_owner", test_new_owner, setup, teardown, (void *)plain },
 		{ "new_owner/EBPFTOP_NO_PID_ITER", test_new_owner, setup, teardown,
 		  (void *)no_pid_iter },
+		{ "new_owner/EBPFTOP_PID_ITER_PROBE", test_new_owner, setup, teardown,
+		  (void *)pid_probe },
 		{ "late_owner", test_late_owner, setup, teardown, (void *)plain },
 	};
 

@@ -247,7 +247,7 @@ static void churn(enum prog_table_stats stats_iter, bool prog_iter)
 	int sfd;
 
 	nprogs = 0;
-	assert_int_equal(prog_table__new(&t, stats_iter, prog_iter, true), 0);
+	assert_int_equal(prog_table__new(&t, stats_iter, prog_iter, PID_SCAN_ANY), 0);
 	assert_non_null(t);
 	prog_table__on_new(t, on_new, NULL);
 	if (stats_iter != PROG_TABLE_STATS_NONE && prog_iter)

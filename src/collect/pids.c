@@ -20,13 +20,21 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpointer-arith"
 #include "pid_iter.lskel.h"
+#include "pid_iter_probe.lskel.h"
 #pragma GCC diagnostic pop
 #include "util/bpf_prog.h"
 #include "util/grow.h"
 #include "util/msort.h"
 
 struct pid_scan {
-	struct pid_iter_bpf *skel;	/* NULL: /proc fallback */
+	/* The iterator, in one of its two builds; neither: /proc fallback. */
+	struct pid_iter_bpf *plain;
+	struct pid_iter_probe_bpf *probe;
+	bool iter;
+	/* Its program and globals, in whichever build is loaded. */
+	int prog_fd;
+	uint32_t *self_pid, *self_prog_fd, *self_link_fd;
+	uint64_t *prog_fops, *link_fops;
 	int link_fd;
 	uint32_t own_prog_id;
 	struct pid_ref *refs;
@@ -143,7 +151,48 @@ out:
 	return err;
 }
 
-static int iter_open(struct pid_scan *p)
+/*
+ * load_<obj>(): open and load light skeleton @obj (pid_iter_bpf or
+ * pid_iter_probe_bpf, built from one source: the same globals) with
+ * iterator program @prog into @field of @p. 0 or a negative errno; a
+ * failed load prints nothing. A light skeleton has the kernel apply the
+ * CO-RE relocations, so ebpftop never parses the kernel's BTF (megabytes)
+ * itself.
+ */
+#define DEFINE_LOAD(obj, field, prog)					\
+static int load_##obj(struct pid_scan *p)				\
+{									\
+	struct obj *skel = obj##__open_and_load();			\
+									\
+	if (!skel)							\
+		return errno ? -errno : -EINVAL;			\
+	p->field = skel;						\
+	p->prog_fd = skel->progs.prog.prog_fd;				\
+	p->self_pid = &skel->bss->self_pid;				\
+	p->self_prog_fd = &skel->bss->self_prog_fd;			\
+	p->self_link_fd = &skel->bss->self_link_fd;			\
+	p->prog_fops = (uint64_t *)&skel->bss->prog_fops;		\
+	p->link_fops = (uint64_t *)&skel->bss->link_fops;		\
+	return 0;							\
+}
+DEFINE_LOAD(pid_iter_bpf, plain, ebpftop_pids)
+DEFINE_LOAD(pid_iter_probe_bpf, probe, ebpftop_pids_p)
+
+/* Let go of the loaded build and its link, if any: the /proc fallback. */
+static void iter_close(struct pid_scan *p)
+{
+	if (p->link_fd >= 0)
+		close(p->link_fd);
+	p->link_fd = -1;
+	pid_iter_bpf__destroy(p->plain);
+	pid_iter_probe_bpf__destroy(p->probe);
+	p->plain = NULL;
+	p->probe = NULL;
+	p->iter = false;
+}
+
+/* The loaded build: attach it and learn the file operations. */
+static int iter_start(struct pid_scan *p)
 {
 	union bpf_iter_link_info self = { .task.pid = (__u32)getpid() };
 	LIBBPF_OPTS(bpf_link_create_opts, self_only, .iter_info = &self,
@@ -151,58 +200,61 @@ static int iter_open(struct pid_scan *p)
 	int err;
 
 	/*
-	 * A light skeleton: the kernel applies the CO-RE relocations, so
-	 * ebpftop never parses the kernel's BTF (megabytes) itself.
-	 */
-	p->skel = pid_iter_bpf__open_and_load();
-	if (!p->skel)
-		return -errno ? -errno : -EINVAL;
-	/*
 	 * The first pass learns the file operations of programs and links
 	 * from ebpftop's own files. Linux 6.1 and later walk this process's
 	 * files alone for it; older kernels walk every file once more.
 	 */
-	p->skel->bss->self_pid = (__u32)getpid();
-	p->skel->bss->self_prog_fd = (__u32)p->skel->progs.ebpftop_pids.prog_fd;
-	p->link_fd = bpf_link_create(p->skel->progs.ebpftop_pids.prog_fd, 0,
-				     BPF_TRACE_ITER, &self_only);
+	*p->self_pid = (uint32_t)getpid();
+	*p->self_prog_fd = (uint32_t)p->prog_fd;
+	p->link_fd = bpf_link_create(p->prog_fd, 0, BPF_TRACE_ITER, &self_only);
 	if (p->link_fd >= 0) {
-		p->skel->bss->self_link_fd = (__u32)p->link_fd;
+		*p->self_link_fd = (uint32_t)p->link_fd;
 		err = iter_read(p);
 		close(p->link_fd);
 		p->link_fd = -1;
 		if (err)
-			goto fail;
+			return err;
 	}
-	p->link_fd = bpf_link_create(p->skel->progs.ebpftop_pids.prog_fd, 0,
-				     BPF_TRACE_ITER, NULL);
-	if (p->link_fd < 0) {
-		err = -errno;
-		goto fail;
-	}
-	if (!p->skel->bss->prog_fops || !p->skel->bss->link_fops) {
-		p->skel->bss->self_link_fd = (__u32)p->link_fd;
+	p->link_fd = bpf_link_create(p->prog_fd, 0, BPF_TRACE_ITER, NULL);
+	if (p->link_fd < 0)
+		return -errno;
+	if (!*p->prog_fops || !*p->link_fops) {
+		*p->self_link_fd = (uint32_t)p->link_fd;
 		err = iter_read(p);
 		if (err)
-			goto fail;
+			return err;
 	}
 	p->n = 0;
-	if (!p->skel->bss->prog_fops || !p->skel->bss->link_fops) {
-		err = -ENOENT;
-		goto fail;
-	}
-	p->own_prog_id = prog_id_of_fd(p->skel->bss->self_prog_fd);
+	if (!*p->prog_fops || !*p->link_fops)
+		return -ENOENT;
+	p->own_prog_id = prog_id_of_fd(p->prog_fd);
 	return 0;
-fail:
-	if (p->link_fd >= 0)
-		close(p->link_fd);
-	p->link_fd = -1;
-	pid_iter_bpf__destroy(p->skel);
-	p->skel = NULL;
+}
+
+/* Plain loads where the kernel verifies them (6.15 on), else probe reads. */
+static int iter_open(struct pid_scan *p, bool probe_only)
+{
+	int err = -ENOTSUP;
+
+	if (!probe_only) {
+		err = load_pid_iter_bpf(p);
+		if (!err)
+			err = iter_start(p);
+		if (err)
+			iter_close(p);
+	}
+	if (err) {
+		err = load_pid_iter_probe_bpf(p);
+		if (!err)
+			err = iter_start(p);
+		if (err)
+			iter_close(p);
+	}
+	p->iter = !err;
 	return err;
 }
 
-int pid_scan__new(struct pid_scan **out, bool try_iter)
+int pid_scan__new(struct pid_scan **out, enum pid_scan_how how)
 {
 	struct pid_scan *p = calloc(1, sizeof(*p));
 
@@ -210,8 +262,8 @@ int pid_scan__new(struct pid_scan **out, bool try_iter)
 	if (!p)
 		return -ENOMEM;
 	p->link_fd = -1;
-	if (try_iter)
-		iter_open(p);
+	if (how != PID_SCAN_PROC)
+		iter_open(p, how == PID_SCAN_PROBE);
 	return 0;
 }
 
@@ -219,9 +271,7 @@ void pid_scan__free(struct pid_scan *p)
 {
 	if (!p)
 		return;
-	if (p->link_fd >= 0)
-		close(p->link_fd);
-	pid_iter_bpf__destroy(p->skel);
+	iter_close(p);
 	free(p->refs);
 	free(p->tmp);
 	free(p);
@@ -337,7 +387,7 @@ int pid_scan__collect(struct pid_scan *p, const struct pid_ref **refs,
 	int err;
 
 	p->n = 0;
-	err = p->skel ? iter_read(p) : proc_scan(p);
+	err = p->iter ? iter_read(p) : proc_scan(p);
 	if (err)
 		return err;
 	refs_sort_unique(p);

@@ -17,11 +17,18 @@ struct pid_ref {
 
 struct pid_scan;
 
+/* How owners are found. */
+enum pid_scan_how {
+	PID_SCAN_PROC,	/* /proc/<pid>/fdinfo of every process */
+	PID_SCAN_ANY,	/* task_file iterator: plain loads (6.15+), else probe reads */
+	PID_SCAN_PROBE,	/* the iterator with probe reads only, as before 6.15 */
+};
+
 /*
- * With @try_iter, use the BPF iterator; fall back to /proc/<pid>/fdinfo
- * when it cannot load (or without @try_iter).
+ * Find owners as @how says; where no iterator loads, fall back to
+ * /proc/<pid>/fdinfo.
  */
-int pid_scan__new(struct pid_scan **out, bool try_iter);
+int pid_scan__new(struct pid_scan **out, enum pid_scan_how how);
 void pid_scan__free(struct pid_scan *p);
 /* The iterator's program id, to leave out of the table (0 if none). */
 uint32_t pid_scan__own_prog_id(const struct pid_scan *p);

@@ -93,7 +93,7 @@ static size_t fd_budget(void)
 }
 
 int prog_table__new(struct prog_table **out, enum prog_table_stats stats_iter,
-		    bool prog_iter, bool pid_iter)
+		    bool prog_iter, enum pid_scan_how pid_iter)
 {
 	struct prog_table *t = calloc(1, sizeof(*t));
 	int err;
@@ -205,7 +205,8 @@ static bool is_monitor_prog(const struct prog_sample *s)
 	return s->type == BPF_PROG_TYPE_TRACING &&
 	       (!strcmp(s->name, "ebpftop_progs") ||
 		!strcmp(s->name, "ebpftop_progs_p") ||
-		!strcmp(s->name, "ebpftop_pids"));
+		!strcmp(s->name, "ebpftop_pids") ||
+		!strcmp(s->name, "ebpftop_pids_p"));
 }
 
 static bool pid_in(const uint32_t *pids, size_t n, uint32_t pid)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "analysis/sample.h"
+#include "collect/pids.h"
 
 struct prog_table;
 
@@ -26,13 +27,13 @@ enum prog_table_stats {
 
 /*
  * A table that uses the BPF iterators where they load; @stats_iter
- * PROG_TABLE_STATS_NONE, or @prog_iter or @pid_iter false, forces a
- * fallback (tests exercise them that way): without a counters iterator,
+ * PROG_TABLE_STATS_NONE, @prog_iter false or @pid_iter PID_SCAN_PROC forces
+ * a fallback (tests exercise them that way): without a counters iterator,
  * one BPF_OBJ_GET_INFO_BY_FD per program and refresh; without @prog_iter,
- * no iterator lists programs either.
+ * no iterator lists programs either; owners are found as @pid_iter says.
  */
 int prog_table__new(struct prog_table **out, enum prog_table_stats stats_iter,
-		    bool prog_iter, bool pid_iter);
+		    bool prog_iter, enum pid_scan_how pid_iter);
 void prog_table__free(struct prog_table *t);
 /*
  * A hook called once for each program the table reads for the first time,
