@@ -33,8 +33,8 @@ struct pid_scan {
 	bool iter;
 	/* Its program and globals, in whichever build is loaded. */
 	int prog_fd;
-	uint32_t *self_pid, *self_prog_fd, *self_link_fd;
-	uint64_t *prog_fops, *link_fops;
+	__u32 *self_pid, *self_prog_fd, *self_link_fd;
+	__u64 *prog_fops, *link_fops;
 	int link_fd;
 	uint32_t own_prog_id;
 	struct pid_ref *refs;
@@ -171,8 +171,8 @@ static int load_##obj(struct pid_scan *p)				\
 	p->self_pid = &skel->bss->self_pid;				\
 	p->self_prog_fd = &skel->bss->self_prog_fd;			\
 	p->self_link_fd = &skel->bss->self_link_fd;			\
-	p->prog_fops = (uint64_t *)&skel->bss->prog_fops;		\
-	p->link_fops = (uint64_t *)&skel->bss->link_fops;		\
+	p->prog_fops = &skel->bss->prog_fops;				\
+	p->link_fops = &skel->bss->link_fops;				\
 	return 0;							\
 }
 DEFINE_LOAD(pid_iter_bpf, plain, ebpftop_pids)
@@ -204,11 +204,11 @@ static int iter_start(struct pid_scan *p)
 	 * from ebpftop's own files. Linux 6.1 and later walk this process's
 	 * files alone for it; older kernels walk every file once more.
 	 */
-	*p->self_pid = (uint32_t)getpid();
-	*p->self_prog_fd = (uint32_t)p->prog_fd;
+	*p->self_pid = (__u32)getpid();
+	*p->self_prog_fd = (__u32)p->prog_fd;
 	p->link_fd = bpf_link_create(p->prog_fd, 0, BPF_TRACE_ITER, &self_only);
 	if (p->link_fd >= 0) {
-		*p->self_link_fd = (uint32_t)p->link_fd;
+		*p->self_link_fd = (__u32)p->link_fd;
 		err = iter_read(p);
 		close(p->link_fd);
 		p->link_fd = -1;
@@ -219,7 +219,7 @@ static int iter_start(struct pid_scan *p)
 	if (p->link_fd < 0)
 		return -errno;
 	if (!*p->prog_fops || !*p->link_fops) {
-		*p->self_link_fd = (uint32_t)p->link_fd;
+		*p->self_link_fd = (__u32)p->link_fd;
 		err = iter_read(p);
 		if (err)
 			return err;

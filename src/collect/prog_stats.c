@@ -29,7 +29,7 @@ struct prog_stats_iter {
 	struct prog_stats_probe_bpf *probe;	/* PROG_STATS_PROBE */
 	/* In whichever of the two is loaded (both come from one source). */
 	int prog_fd;
-	uint32_t *offsets_only, *offsets_ok;
+	__u32 *offsets_only, *offsets_ok;
 	int link_fd;
 	uint32_t prog_id;
 	struct prog_stats_entry *e;
@@ -133,14 +133,14 @@ static int iter_start(struct prog_stats_iter *it)
 	 * stops at the first program: a whole walk costs milliseconds with
 	 * many programs loaded, and start-up has one to do already.
 	 */
-	*(volatile uint32_t *)it->offsets_only = 1;
+	*(volatile __u32 *)it->offsets_only = 1;
 	err = prog_stats_iter__read(it, &(const struct prog_stats_entry *){ NULL },
 				    &(size_t){ 0 });
-	*(volatile uint32_t *)it->offsets_only = 0;
+	*(volatile __u32 *)it->offsets_only = 0;
 	/* A program that ends a read before writing anything: EAGAIN. */
 	if (err == -EAGAIN)
 		err = 0;
-	if (!err && !*(volatile uint32_t *)it->offsets_ok)
+	if (!err && !*(volatile __u32 *)it->offsets_ok)
 		err = -ENOTSUP;
 	return err;
 }
