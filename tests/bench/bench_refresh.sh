@@ -14,8 +14,9 @@
 # nothing (collect: collection and analysis, no output), with text and JSON
 # output, and as the TUI on a 200x50 pseudo-terminal. Those 2 seconds hold
 # no owner walk (ebpftop walks every open file for owners when programs
-# appear and at most every 3 s): "owners" is the CPU of one walk, from a
-# run whose second refresh comes 3.2 s after the first. "first" is the CPU
+# appear and at most every 3 s): "owners" is the CPU of one walk as
+# ebpftop makes it (the iterator's read and the sort), timed by iter_floor
+# on its own, walks 100 ms apart, median of 21. "first" is the CPU
 # of a whole -n 1 run, start-up included; peak RSS is the largest of all
 # runs. The floor is tests/bench/iter_floor (built from the same build
 # tree as ebpftop): bpf_iter_create, read and close of an iterator that only
@@ -142,31 +143,19 @@ bench_ebpftop() {
 	echo "$(median <"$tmp/per") $(median <"$tmp/first") $(sort -n "$tmp/rss" | tail -n 1)"
 }
 
-# ms of CPU of one owner walk: a run whose second refresh is 3.2 s after
-# its first (so it walks again) minus a one-refresh run and a steady refresh.
-bench_owners() {
-	local steady=$1 a b
-
-	: >"$tmp/own"
-	for _ in $(seq "$reps"); do
-		a=$(measure "$ebpftop" -b -n 1 -d 3.2 -f no-such-program-here)
-		b=$(measure "$ebpftop" -b -n 2 -d 3.2 -f no-such-program-here)
-		echo "$a $b" | awk -v s="$steady" '{ v = ($5 - $1) / 1000 - s; printf "%.3f\n", v < 0 ? 0 : v }' >>"$tmp/own"
-	done
-	median <"$tmp/own"
-}
-
 # ms of CPU of one bare read of an iterator that only counts programs, with
 # stats off and on, and of one read of ebpftop's own counters iterator,
 # each a median of reads back to back (hot).
 # Then, made 100 ms apart (cold): the floor with stats on, our iterator,
-# and our iterator as kernels before 6.15 load it (probe reads).
+# and our iterator as kernels before 6.15 load it (probe reads); last one
+# owner walk, made 100 ms apart too.
 bench_floor() {
 	local hot cold
 
 	hot=$("$floor" 31) || die "iter_floor failed"
 	cold=$("$floor" 21 100) || die "iter_floor failed"
-	echo "$hot $cold" | awk '{ printf "%.3f %.3f %.3f %.3f %.3f %.3f\n", $2 / 1000, $4 / 1000, $6 / 1000, $13 / 1000, $15 / 1000, $17 / 1000 }'
+	# Eleven fields each: programs, then median and minimum of each read.
+	echo "$hot $cold" | awk '{ printf "%.3f %.3f %.3f %.3f %.3f %.3f %.3f\n", $2 / 1000, $4 / 1000, $6 / 1000, $15 / 1000, $17 / 1000, $19 / 1000, $21 / 1000 }'
 }
 
 # Mean wall-clock ms of one bpftool invocation.
@@ -201,8 +190,7 @@ for n in $counts; do
 	read -r text first_text rss_text <<<"$(bench_ebpftop -b)"
 	read -r json _ rss_json <<<"$(bench_ebpftop -b -j)"
 	read -r tui first_tui rss_tui <<<"$(bench_ebpftop --tui)"
-	owners=$(bench_owners "$coll")
-	read -r floff fl ours cfl cours cprobe <<<"$(bench_floor)"
+	read -r floff fl ours cfl cours cprobe owners <<<"$(bench_floor)"
 	bt=$(bench_bpftool)
 	btj=$(bench_bpftool -j)
 	rss=$(printf '%s\n' "$rss_coll" "$rss_text" "$rss_json" "$rss_tui" | sort -n | tail -n 1)
@@ -223,7 +211,8 @@ echo "c.on, c.iter = the same reads with stats on, 100 ms apart as ebpftop's ref
 echo "        (median of 21): c.iter is the kernel's part of a steady refresh, collect - c.iter user space's;"
 echo "        c.probe = c.iter as kernels 5.19 to 6.14 read (bpf_probe_read_kernel, not plain loads)"
 echo "us/prog = text per program; json/text and tui/text: the ratios of those columns"
-echo "owners = one walk of every open file for owners (when programs appear, else every 3 s)"
+echo "owners = one owner walk over every open file, as ebpftop makes it (when programs appear, else"
+echo "        every 3 s), 100 ms apart (median of 21)"
 echo "first = cpu of a whole -n 1 run (start-up and first frame)"
 echo "bpftool = mean wall time of one 'bpftool [-j] prog show', $bt_reps runs"
 [ "$others" = 0 ] || echo "note: $others other ebpftop process(es) were running and share the cpus"

@@ -9,8 +9,11 @@
  * with the kernel's run-time stats on (as ebpftop has them), then with them
  * on for ebpftop's own counters iterator (src/collect/prog_stats.c), which
  * also reads each program's counters and copies them out: the kernel's
- * part of an ebpftop refresh; last the same iterator as kernels before
- * 6.15 load it, with probe reads.
+ * part of an ebpftop refresh; then the same iterator as kernels before
+ * 6.15 load it, with probe reads; last one owner walk as ebpftop makes it
+ * (src/collect/pids.c: the task_file iterator over every open file on the
+ * machine, and the sort of what it found), when programs appear and at
+ * most every 3 s.
  *
  * With GAP_MS, each read comes that many milliseconds after the last, as
  * ebpftop's refreshes do (-d 0.1 is GAP_MS 100): after a pause the walk
@@ -29,6 +32,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/pids.h"
 #include "collect/prog_stats.h"
 #include "count_progs.skel.h"
 
@@ -109,6 +113,27 @@ static int measure_ours(struct prog_stats_iter *it, unsigned long passes,
 	return 0;
 }
 
+/* The same for one owner walk. */
+static int measure_owners(struct pid_scan *ps, unsigned long passes,
+			  double *us)
+{
+	for (unsigned long i = 0; i < passes; i++) {
+		const struct pid_ref *refs;
+		double t0;
+		size_t n;
+		int err;
+
+		pause_before_read();
+		t0 = thread_cpu_us();
+		err = pid_scan__collect(ps, &refs, &n);
+		us[i] = thread_cpu_us() - t0;
+		if (err)
+			return err;
+	}
+	qsort(us, passes, sizeof(*us), cmp_double);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct count_progs_bpf *skel;
@@ -116,7 +141,8 @@ int main(int argc, char **argv)
 	unsigned long passes = 31;
 	unsigned long long seen = 0;
 	struct prog_stats_iter *it = NULL;
-	double *off, *on, *ours, *probe;
+	struct pid_scan *ps = NULL;
+	double *off, *on, *ours, *probe, *owners;
 	int stats_fd, err;
 
 	if (argc > 3 || (argc >= 2 && !(passes = strtoul(argv[1], NULL, 10)))) {
@@ -138,8 +164,9 @@ int main(int argc, char **argv)
 	on = calloc(passes, sizeof(*on));
 	ours = calloc(passes, sizeof(*ours));
 	probe = calloc(passes, sizeof(*probe));
+	owners = calloc(passes, sizeof(*owners));
 	skel = count_progs_bpf__open_and_load();
-	if (!off || !on || !ours || !probe || !skel) {
+	if (!off || !on || !ours || !probe || !owners || !skel) {
 		fprintf(stderr, "iter_floor: cannot load the iterator: %s\n",
 			strerror(errno));
 		return 1;
@@ -175,15 +202,22 @@ int main(int argc, char **argv)
 			err = prog_stats_iter__open(&it, true);
 		if (!err)
 			err = measure_ours(it, passes, probe);
+		/* The owner walk that ebpftop's build loads here. */
+		if (!err)
+			err = pid_scan__new(&ps, PID_SCAN_ANY);
+		if (!err)
+			err = measure_owners(ps, passes, owners);
 		close(stats_fd);
 	}
 	if (err) {
 		fprintf(stderr, "iter_floor: %s\n", strerror(-err));
 		return 1;
 	}
-	printf("%llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", seen,
+	printf("%llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", seen,
 	       off[passes / 2], off[0], on[passes / 2], on[0],
-	       ours[passes / 2], ours[0], probe[passes / 2], probe[0]);
+	       ours[passes / 2], ours[0], probe[passes / 2], probe[0],
+	       owners[passes / 2], owners[0]);
+	pid_scan__free(ps);
 	prog_stats_iter__free(it);
 	bpf_link__destroy(link);
 	count_progs_bpf__destroy(skel);
@@ -191,5 +225,6 @@ int main(int argc, char **argv)
 	free(on);
 	free(ours);
 	free(probe);
+	free(owners);
 	return 0;
 }
