@@ -273,8 +273,12 @@ int cli_check_bench_combination(const struct ebpftop_opts *o, char *err,
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop -b/-j");
 	if (o->demo)
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --demo");
-	if (o->profile_id)
-		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop --profile");
+	if (o->profile_id || o->events)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop %s",
+				o->profile_id ? "--profile" : "--events");
+	if (o->hot_id || o->sample_event)
+		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop %s",
+				o->hot_id ? "--hot" : "--sample-event");
 	if (o->listen || o->prom_file)
 		return msg_fail(err, errlen, -EINVAL, "--bench runs on its own: drop %s",
 				o->listen ? "--listen" : "--prom-file");

@@ -256,6 +256,10 @@ usage_error '--bmf needs --bench' --bmf
 usage_error '--record in batch mode needs -n' -b --record "$tmp/x.json"
 usage_error '--pcap needs --bench' --pcap "$tmp/t.pcap"
 usage_error '--bench runs on its own' --bench "$progs" -b
+usage_error '--bench runs on its own: drop --listen' --bench "$progs" --listen 127.0.0.1:9474
+usage_error '--bench runs on its own: drop --events' --bench "$progs" -e sw
+usage_error '--bench runs on its own: drop --hot' --bench "$progs" --hot 1
+usage_error '--bench runs on its own: drop --sample-event' --bench "$progs" --sample-event cpu-clock
 
 # ---- an object the verifier refuses: exit 1 and its last lines -------------
 bench bad --bench "$badobj" "${R[@]}"
