@@ -25,7 +25,7 @@ struct regress;
  */
 struct app;
 
-/* Set by SIGINT, SIGTERM and SIGHUP; the loops check it. */
+/* Set by SIGINT, SIGTERM, SIGHUP and SIGQUIT; the loops check it. */
 extern volatile sig_atomic_t app_quit;
 
 /*
