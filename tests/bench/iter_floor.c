@@ -91,41 +91,35 @@ static int measure(struct count_progs_bpf *skel, struct bpf_link *link,
 	return 0;
 }
 
-/* The same for ebpftop's counters iterator, with what it copies out. */
-static int measure_ours(struct prog_stats_iter *it, unsigned long passes,
-			double *us)
+/* One read of ebpftop's counters iterator, with what it copies out. */
+static int read_ours(void *ctx)
 {
-	for (unsigned long i = 0; i < passes; i++) {
-		const struct prog_stats_entry *e;
-		double t0;
-		size_t n;
-		int err;
+	const struct prog_stats_entry *e;
+	size_t n;
 
-		pause_before_read();
-		t0 = thread_cpu_us();
-		err = prog_stats_iter__read(it, &e, &n);
-
-		us[i] = thread_cpu_us() - t0;
-		if (err)
-			return err;
-	}
-	qsort(us, passes, sizeof(*us), cmp_double);
-	return 0;
+	return prog_stats_iter__read(ctx, &e, &n);
 }
 
-/* The same for one owner walk. */
-static int measure_owners(struct pid_scan *ps, unsigned long passes,
-			  double *us)
+/* One owner walk, the iterator's read and the sort. */
+static int read_owners(void *ctx)
+{
+	const struct pid_ref *refs;
+	size_t n;
+
+	return pid_scan__collect(ctx, &refs, &n);
+}
+
+/* The same as measure() for @passes calls of @fn. */
+static int measure_fn(int (*fn)(void *), void *ctx, unsigned long passes,
+		      double *us)
 {
 	for (unsigned long i = 0; i < passes; i++) {
-		const struct pid_ref *refs;
 		double t0;
-		size_t n;
 		int err;
 
 		pause_before_read();
 		t0 = thread_cpu_us();
-		err = pid_scan__collect(ps, &refs, &n);
+		err = fn(ctx);
 		us[i] = thread_cpu_us() - t0;
 		if (err)
 			return err;
@@ -194,19 +188,19 @@ int main(int argc, char **argv)
 		if (!err)
 			err = prog_stats_iter__open(&it, false);
 		if (!err)
-			err = measure_ours(it, passes, ours);
+			err = measure_fn(read_ours, it, passes, ours);
 		prog_stats_iter__free(it);
 		it = NULL;
 		/* As kernels before 6.15 read: a helper call per read. */
 		if (!err)
 			err = prog_stats_iter__open(&it, true);
 		if (!err)
-			err = measure_ours(it, passes, probe);
+			err = measure_fn(read_ours, it, passes, probe);
 		/* The owner walk that ebpftop's build loads here. */
 		if (!err)
 			err = pid_scan__new(&ps, PID_SCAN_ANY);
 		if (!err)
-			err = measure_owners(ps, passes, owners);
+			err = measure_fn(read_owners, ps, passes, owners);
 		close(stats_fd);
 	}
 	if (err) {
