@@ -7,13 +7,17 @@
  * previous sample for those that were there before and none for new ones,
  * each shown once to the table's hook for new programs.
  * The counters path merges the table in place: this is its test.
+ * And the owner walk through millions of open files that are not BPF
+ * programs.
  *
  * Needs root; skips (77) otherwise, fails under EBPFTOP_TEST_STRICT=1.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -323,6 +329,129 @@ static void test_churn_ids(void **state)
 	churn(PROG_TABLE_STATS_NONE, false);
 }
 
+/*
+ * The owner walk visits every open file on the machine. The kernel ends a
+ * read() of its iterator that visited a million objects without writing a
+ * record with EAGAIN, and the next read() goes on from there. Children
+ * holding as many descriptors of /dev/null as they may (two million and
+ * more in all) are such a stretch. A child forked before them and one
+ * forked after hold a program of ours (this process, which holds the
+ * table's iterators, counts as an ebpftop instance, not as an owner): the
+ * walk must go through the stretch, and name both.
+ */
+#define FILLER_TOTAL 2100000
+#define FILLERS_MAX 512
+
+/*
+ * A child that holds its pipe, program @prog if not -1, and @n more
+ * descriptors of /dev/null, and nothing else; says 'k' on the pipe once
+ * it does, and waits to be killed.
+ */
+static void holder(int ready, int prog, size_t n)
+{
+	pid_t parent = getppid();
+	int r, p = -1, null;
+	char c = 'f';
+
+	/* Gone with the test, however it ends. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
+	/*
+	 * The pipe at 3, the program at 4: no other BPF descriptor inherited
+	 * from the test, and not its output either.
+	 */
+	r = fcntl(ready, F_DUPFD, 100);
+	if (prog >= 0)
+		p = fcntl(prog, F_DUPFD, 101);
+	if (r < 0 || (prog >= 0 && p < 0) || dup2(r, 3) != 3 ||
+	    (p >= 0 && dup2(p, 4) != 4) || close_range(p >= 0 ? 5 : 4, ~0u, 0))
+		_exit(1);
+	null = open("/dev/null", O_RDONLY);
+	if (null >= 0 && dup2(null, 0) == 0 && dup2(null, 1) == 1 &&
+	    dup2(null, 2) == 2) {
+		c = 'k';
+		for (size_t k = 1; k < n; k++) {
+			if (dup2(null, null + (int)k) != null + (int)k) {
+				c = 'f';
+				break;
+			}
+		}
+	}
+	if (write(3, &c, 1) != 1 || c != 'k')
+		_exit(1);
+	pause();
+	_exit(0);
+}
+
+static pid_t holder_start(int ready[2], int prog, size_t n)
+{
+	pid_t pid = fork();
+	char c = 0;
+
+	assert_true(pid >= 0);
+	if (!pid)
+		holder(ready[1], prog, n);
+	if (read(ready[0], &c, 1) != 1 || c != 'k')
+		fail_msg("a child could not hold %zu descriptors", n);
+	return pid;
+}
+
+/* Whether the table lists program @id with owner @pid. */
+static bool owned_by(struct prog_table *t, uint32_t id, pid_t pid)
+{
+	for (size_t i = 0; i < prog_table__count(t); i++) {
+		const struct prog_sample *s = prog_table__sample(t, i);
+
+		for (uint32_t k = 0; s->id == id && k < s->nr_owners; k++) {
+			if (s->owners[k].pid == (uint32_t)pid)
+				return true;
+		}
+	}
+	return false;
+}
+
+static void test_owners_past_a_million_files(void **state)
+{
+	static pid_t kids[FILLERS_MAX + 2];
+	struct prog_table *t;
+	size_t per, nkids = 0;
+	struct rlimit r;
+	int ready[2];
+
+	(void)state;
+	/* main() raised the soft limit to the hard one. */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &r), 0);
+	per = r.rlim_cur > 1040000 ? 1040000 : (size_t)r.rlim_cur - 16;
+	if (r.rlim_cur < 1024 || (FILLER_TOTAL + per - 1) / per > FILLERS_MAX)
+		fail_msg("RLIMIT_NOFILE is %llu: too many children would be needed",
+			 (unsigned long long)r.rlim_cur);
+	nprogs = 0;
+	load_one();
+	assert_int_equal(prog_table__new(&t, PROG_TABLE_STATS_ANY, true,
+					 PID_SCAN_ANY), 0);
+	assert_int_equal(pipe(ready), 0);
+	kids[nkids++] = holder_start(ready, progs[0].fd, 0);
+	for (size_t held = 0; held < FILLER_TOTAL; held += per)
+		kids[nkids++] = holder_start(ready, -1, per);
+	kids[nkids++] = holder_start(ready, progs[0].fd, 0);
+	close(ready[0]);
+	close(ready[1]);
+
+	assert_int_equal(prog_table__refresh(t), 0);
+	if (!owned_by(t, progs[0].id, kids[0]) ||
+	    !owned_by(t, progs[0].id, kids[nkids - 1]))
+		fail_msg("%s: the children before and after %zu others holding "
+			 "%zu descriptors each are not both its owners",
+			 progs[0].name, nkids - 2, per);
+
+	for (size_t i = 0; i < nkids; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	prog_table__free(t);
+	unload_all();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_churn_stats_probe),
 		cmocka_unit_test(test_churn_info),
 		cmocka_unit_test(test_churn_ids),
+		cmocka_unit_test(test_owners_past_a_million_files),
 	};
 	struct rlimit r;
 

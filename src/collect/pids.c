@@ -137,7 +137,18 @@ static int iter_read(struct pid_scan *p)
 	fd = bpf_iter_create(p->link_fd);
 	if (fd < 0)
 		return -errno;
-	while ((r = read(fd, e, sizeof(e))) > 0) {
+	for (;;) {
+		r = read(fd, e, sizeof(e));
+		/*
+		 * The kernel ends a read() that visited a million objects
+		 * without writing a record with EAGAIN, and the next read()
+		 * goes on from there: a machine with millions of open files
+		 * that are not BPF programs or links is such a stretch.
+		 */
+		if (r < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (r <= 0)
+			break;
 		for (size_t i = 0; i < (size_t)r / sizeof(e[0]); i++) {
 			err = refs_push(p, e[i].prog_id, e[i].pid, e[i].comm);
 			if (err)
