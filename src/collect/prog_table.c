@@ -333,8 +333,11 @@ int prog_table__refresh(struct prog_table *t)
 	    t->time_ns - t->owners_time_ns < OWNERS_MAX_AGE_NS)
 		return 0;
 	err = settle_owners(t);
-	if (err)
+	if (err) {
+		/* Again at the next refresh: new programs have no owners yet. */
+		t->owners_due = true;
 		return err;
+	}
 	t->owners_due = new_progs && new_without_owner(t);
 	t->owners_time_ns = t->time_ns;
 	return 0;

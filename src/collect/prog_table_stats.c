@@ -102,6 +102,14 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 	err = prog_stats_iter__read(t->stats, &e, &n);
 	if (err)
 		return err;
+	/*
+	 * Room for every record read, before anything moves: the merge
+	 * below cannot fail half way, leaving slots moved but not counted.
+	 * The table keeps more than it holds, so this rarely allocates.
+	 */
+	err = prog_slots_grow(t, n, false);
+	if (err)
+		return err;
 	t->prev_time_ns = t->time_ns;
 	t->time_ns = start;
 	*new_progs = false;
@@ -140,9 +148,7 @@ int prog_table_refresh_stats(struct prog_table *t, bool *new_progs)
 		    (s == kept || t->slots[s].cur.id != e[q].id))
 			fresh++;
 	}
-	err = prog_slots_grow(t, kept + fresh, false);
-	if (err)
-		return err;
+	/* kept + fresh <= n: there is room already. */
 	/*
 	 * ...and placed from the end down, so that no slot is overwritten
 	 * before it moved: a new program is sampled where it belongs.
